@@ -99,7 +99,12 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Where the service is, with the facts that hold only there: an upgrade's in its case, so
     /// nothing beside it can disagree with it. ``State`` is the same without them.
     enum Phase: Sendable, Hashable {
-        case stopped, failed, idle, waiting, starting, ready, backoff, stopping
+        case stopped, failed, idle, waiting, ready, backoff
+        /// A start: the work off the loop its spawn waits for, and what it already waited for.
+        case starting(Start)
+        /// A stop; `preparation`: the work off the loop a start's spawn waited for when the stop
+        /// came, with no process to signal: that work's end stops it.
+        case stopping(preparation: Preparation?)
         /// An upgrade runs: its stage, its processes and what they did so far.
         case upgrading(Upgrade)
         /// A backup is being put in place of the store; no process runs.
@@ -128,14 +133,24 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .failed: self = .failed
             case .idle: self = .idle
             case .waiting: self = .waiting
-            case .starting: self = .starting
+            case .starting: self = .starting(Start())
             case .ready: self = .ready
             case .backoff: self = .backoff
-            case .stopping: self = .stopping
+            case .stopping: self = .stopping(preparation: nil)
             case .upgrading(let stage): self = .upgrading(Upgrade(stage: stage, processes: processes))
             case .restoring(let resume): self = .restoring(resume)
             }
         }
+    }
+
+    /// What a start holds until its process runs (``Phase/starting(_:)``).
+    struct Start: Sendable, Hashable {
+        /// The work off the loop the spawn waits for (``preparationBegun(_:)``): no process runs
+        /// yet, so a stop signals nothing and waits for that work's end.
+        var preparation: Preparation?
+        /// The work this start's spawn already waited for, and that ended well: its spawn goes on
+        /// without it (a replica that held no copy leaves no store, and is not asked again).
+        var prepared: Set<Preparation> = []
     }
 
     /// The one timer a service has for its current state.
@@ -342,14 +357,20 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var notifiesReady: Bool
     /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
     private(set) var startsOnDemand: Bool
-    /// The work off the loop the spawn waits for (``preparationBegun(_:)``): no process runs yet,
-    /// so a stop signals nothing and waits for that work's end. Only ever set while `starting` or
-    /// `stopping`: the end of that work is what leaves them.
-    private(set) var preparation: Preparation?
-    /// The work this start's spawn already waited for, and that ended well: its spawn goes on
-    /// without it (a replica that held no copy leaves no store, and is not asked again). Emptied
-    /// as a start begins.
-    private(set) var prepared: Set<Preparation> = []
+    /// The work off the loop the spawn waits for: its case's (``Start/preparation``, or a stop's
+    /// that came meanwhile), so it is there only while `starting` or `stopping`.
+    var preparation: Preparation? {
+        switch phase {
+        case .starting(let start): start.preparation
+        case .stopping(let preparation): preparation
+        default: nil
+        }
+    }
+    /// The work this start's spawn already waited for (``Start/prepared``): none outside a start.
+    var prepared: Set<Preparation> {
+        if case .starting(let start) = phase { return start.prepared }
+        return []
+    }
     /// Whether the spawn waits for work off the loop (``preparation``).
     var preparing: Bool { preparation != nil }
 
@@ -473,8 +494,7 @@ struct ServiceStateMachine: Sendable, Equatable {
                 phase = .waiting
                 return leavesIdle + [.wait(for: missing)]
             }
-            phase = .starting
-            prepared = []
+            phase = .starting(Start())
             return leavesIdle + [.spawn]
         default:
             return []
@@ -500,8 +520,11 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// runs until ``preparationEnded(failure:at:)``, and a stop meanwhile waits for that. Work
     /// this start already waited for (``prepared``) is not begun again.
     mutating func preparationBegun(_ work: Preparation) -> [Action] {
-        guard state == .starting, !preparing, !prepared.contains(work) else { return [] }
-        preparation = work
+        guard case .starting(var start) = phase, start.preparation == nil, !start.prepared.contains(work) else {
+            return []
+        }
+        start.preparation = work
+        phase = .starting(start)
         return []
     }
 
@@ -509,16 +532,16 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// …"): the spawn goes on, or fails as a start that could not spawn; a stop asked meanwhile
     /// ends as a process that ran and stopped would.
     mutating func preparationEnded(failure: String?, at now: ContinuousClock.Instant) -> [Action] {
-        guard let work = preparation else { return [] }
-        preparation = nil
-        switch state {
-        case .starting:
-            guard let failure else {
-                prepared.insert(work)
-                return [.spawn]
-            }
+        switch phase {
+        case .starting(var start):
+            guard let work = start.preparation else { return [] }
+            start.preparation = nil
+            if failure == nil { start.prepared.insert(work) }
+            phase = .starting(start)
+            guard let failure else { return [.spawn] }
             return [.noteStartFailure(failure)] + spawnFailed(at: now, reason: failure)
-        case .stopping:
+        case .stopping(preparation: .some):
+            phase = .stopping(preparation: nil)
             return exited(Exit(success: true), at: now)
         default:
             return []
@@ -649,17 +672,18 @@ struct ServiceStateMachine: Sendable, Equatable {
         restartPending = false
         switch state {
         case .starting where preparing:
-            phase = .stopping // no process to signal: the work's end stops it (``preparationEnded``)
+            // No process to signal: the work's end stops it (``preparationEnded(failure:at:)``).
+            phase = .stopping(preparation: preparation)
             return []
         case .starting, .ready:
-            phase = .stopping
+            phase = .stopping(preparation: nil)
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
         case .upgrading(let stage):
             // Answered once settled: which side of the hand-over it was on is known now.
             lastUpgrade = .abandoned(afterHandOver: upgrade?.handOverAt != nil, answered: false)
             // Not the service's own yet: killed. Once promoted, the stop signal takes it.
             let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
-            phase = .stopping
+            phase = .stopping(preparation: nil)
             switch stage {
             case .preparing, .finishing:
                 return [abandon, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
