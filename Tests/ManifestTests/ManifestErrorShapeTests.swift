@@ -1,5 +1,6 @@
 import Testing
 import VerticalsManifest
+import VerticalsTesting
 import VerticalsWire
 
 /// `ManifestError` in the framework's one error shape (`CodedError`): a code to branch on, the
@@ -31,15 +32,10 @@ struct ManifestErrorShapeTests {
     }
 
     @Test func theCause_isKept_butNotCompared() {
-        struct Unparsable: Error {}
-        let withCause = ManifestError(.syntax, "not valid TOML", cause: Unparsable())
-        let without = ManifestError(.syntax, "not valid TOML")
-
-        #expect(withCause == without)
-        #expect(withCause.cause is Unparsable)
-        #expect(without.cause == nil)
-        #expect(withCause != ManifestError(.invalidValue, "not valid TOML"))
-        #expect(without != ManifestError(.syntax, "not valid TOML", values: [ErrorDetail("line", "1")]))
+        expectCauseIsKeptButNotCompared(
+            { ManifestError(.syntax, "not valid TOML", cause: $0) },
+            differsFrom: ManifestError(.invalidValue, "not valid TOML"),
+            ManifestError(.syntax, "not valid TOML", values: [ErrorDetail("line", "1")]))
     }
 
     @Test func servicesThatWaitForEachOther_haveNoStartOrder_aDependencyCycle() throws {

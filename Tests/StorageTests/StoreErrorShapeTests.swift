@@ -1,6 +1,6 @@
-import GRDB
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 import VerticalsWire
 
 /// `StoreError` in the framework's one error shape (`CodedError`): a code to branch on, a message,
@@ -26,14 +26,10 @@ struct StoreErrorShapeTests {
     }
 
     @Test func theCause_isKept_butNotCompared() {
-        let cause = DatabaseError(resultCode: .SQLITE_CORRUPT, message: "database disk image is malformed")
-        let withCause = StoreError(.unreadable, "not a whole store", cause: cause)
-        let without = StoreError(.unreadable, "not a whole store")
-
-        #expect(withCause == without)
-        #expect((withCause.cause as? DatabaseError)?.resultCode == .SQLITE_CORRUPT)
-        #expect(without.cause == nil)
-        #expect(withCause != StoreError(.notAStore, "not a whole store"))
+        expectCauseIsKeptButNotCompared(
+            { StoreError(.unreadable, "not a whole store", cause: $0) },
+            differsFrom: StoreError(.notAStore, "not a whole store"),
+            StoreError(.unreadable, "not a whole store", details: [ErrorDetail("pid", "1")]))
     }
 
     @Test func aStoreTheCheckFindsMissing_isCodeMissing_withNoHolder() {

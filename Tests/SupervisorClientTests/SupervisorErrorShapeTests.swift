@@ -17,14 +17,9 @@ struct SupervisorErrorShapeTests {
     }
 
     @Test func theCause_isKept_butNotCompared() {
-        struct Refusal: Error {}
-        let withCause = SupervisorError(.system, "cannot watch the output pipe", cause: Refusal())
-        let without = SupervisorError(.system, "cannot watch the output pipe")
-
-        #expect(withCause == without)
-        #expect(withCause.cause is Refusal)
-        #expect(without.cause == nil)
-        #expect(withCause != SupervisorError(.refused, "cannot watch the output pipe"))
+        expectCauseIsKeptButNotCompared(
+            { SupervisorError(.system, "cannot watch the output pipe", cause: $0) },
+            differsFrom: SupervisorError(.refused, "cannot watch the output pipe"))
     }
 
     @Test func aRunDirectoryThatIsALink_isNotOwned_namingThePath() throws {

@@ -38,13 +38,10 @@ struct CLIErrorShapeTests {
     }
 
     @Test func theCause_isKept_butNotCompared() {
-        struct Underlying: Error {}
-        let withCause = CLIError(.failed, status: 1, "it did not start", cause: Underlying())
-
-        #expect(withCause == CLIError(.failed, status: 1, "it did not start"))
-        #expect(withCause.cause is Underlying)
-        #expect(withCause != CLIError(.refused, status: 1, "it did not start"))
-        #expect(withCause != CLIError(.failed, status: 64, "it did not start"))
+        expectCauseIsKeptButNotCompared(
+            { CLIError(.failed, status: 1, "it did not start", cause: $0) },
+            differsFrom: CLIError(.refused, status: 1, "it did not start"),
+            CLIError(.failed, status: 64, "it did not start"))
     }
 
     @Test func aStoredLoginNobodyCanPlace_isMisconfigured() {
