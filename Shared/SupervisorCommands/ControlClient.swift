@@ -83,3 +83,20 @@ package enum ControlClient {
         }
     }
 }
+
+/// `--timeout` of a command that asks every running daemon in turn (`metrics`, `trace`): how
+/// long each one's answer may take.
+package struct DaemonAnswerTimeout: ParsableArguments {
+    @Option(name: .long, help: "Seconds to wait for each daemon's answer.")
+    package var timeout: Double = 2
+
+    /// The default (ArgumentParser fills `--timeout` in).
+    package init() {}
+
+    package func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    /// The timeout, as a call's deadline.
+    package var duration: Duration { .milliseconds(Int64(timeout * 1000)) }
+}

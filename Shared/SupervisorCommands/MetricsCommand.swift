@@ -31,12 +31,7 @@ struct MetricsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Write DIR/verticals.prom atomically instead of printing.")
     var textfile: String?
 
-    @Option(name: .long, help: "Seconds to wait for each daemon's answer.")
-    var timeout: Double = 2
-
-    func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    }
+    @OptionGroup var answer: DaemonAnswerTimeout
 
     func run() async throws {
         try await ControlClient.reporting {
@@ -65,7 +60,7 @@ struct MetricsCommand: AsyncParsableCommand {
             control.close()
             loop.shutdown()
         }
-        let deadline = Duration.milliseconds(Int64(timeout * 1000))
+        let deadline = answer.duration
         var suite = SuiteExposition()
         for service in services where service.pid != nil {
             suite.add(service.name, exposition: await scrape(service.name, client: verticals, deadline: deadline))

@@ -33,8 +33,7 @@ struct TraceCommand: AsyncParsableCommand {
 
     @OptionGroup var runDirectory: RunDirectoryOption
 
-    @Option(name: .long, help: "Seconds to wait for each daemon's answer.")
-    var timeout: Double = 2
+    @OptionGroup var answer: DaemonAnswerTimeout
 
     func validate() throws {
         guard (traceID == nil) != (slowest == nil) else { throw ValidationError("give a trace id or --slowest N") }
@@ -42,7 +41,6 @@ struct TraceCommand: AsyncParsableCommand {
             throw ValidationError("\"\(traceID)\" is not a trace id: 32 hex digits")
         }
         if let slowest, slowest < 1 { throw ValidationError("--slowest must be at least 1") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
     func run() async throws {
@@ -62,7 +60,7 @@ struct TraceCommand: AsyncParsableCommand {
                 guard !local.names.isEmpty else { throw error }
                 (services, sockets) = (local.names, local.sockets)
             }
-            let deadline = Duration.milliseconds(Int64(timeout * 1000))
+            let deadline = answer.duration
             if let slowest {
                 let spans = await SuiteTraces.gather(
                     .init(traceID: nil, slowest: slowest), services: services, sockets: sockets, timeout: deadline)
