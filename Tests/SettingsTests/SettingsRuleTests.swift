@@ -18,8 +18,7 @@ import VerticalsSharedTesting
         let root = ManifestFixture.repositoryRoot
         let prefixes = Self.variablePrefixes(root: root)
         #expect(prefixes.count > 2, "the product prefixes come from the folders under Services/: \(prefixes)")
-        let files = Self.sourceFolders.flatMap { SourceTree.swiftFiles(under: "\(root)/\($0)") }
-        #expect(files.count > 100, "the walk found the sources: \(files.count)")
+        let files = SourceTree.swiftFiles(in: Self.sourceFolders, moreThan: 100)
         let declarations = files.filter { Self.isDeclaration(readFile($0) ?? "") }
         #expect(
             declarations.count >= 3, "the daemons', the supervisor's and the verticals' declarations: \(declarations)")
