@@ -1,7 +1,7 @@
 import Testing
 import VerticalsWire
 
-/// Expects what ``CodedError`` promises of a cause: the error `make` builds with a cause keeps
+/// Expects what `CodedError` (VerticalsWire) promises of a cause: the error `make` builds with a cause keeps
 /// it, equals the one it builds without (a cause is never compared), and differs from each of
 /// `others` (the same error but for its code, message or details, which are compared).
 ///
