@@ -1,3 +1,4 @@
+import Glibc
 import VerticalsContract
 import VerticalsObservability
 /// What the request path needs of one routed operation, found with one lookup by name: its
@@ -37,9 +38,13 @@ final class ServedOperation {
     /// ``name``'s UTF-8 bytes, which a request's are compared with (``ServedNames``).
     var nameBytes: [UInt8] = []
 
-    /// Whether `bytes` are this operation's full name.
+    /// Whether `bytes` are this operation's full name: one `memcmp` of the counted bytes
+    /// (`elementsEqual` over raw buffers walks them byte by byte, and cost more than the
+    /// `String` this lookup spares).
     func isNamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count == nameBytes.count && nameBytes.withUnsafeBytes { $0.elementsEqual(bytes) }
+        guard bytes.count == nameBytes.count else { return false }
+        guard let given = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return nameBytes.withUnsafeBytes { memcmp($0.baseAddress!, given, bytes.count) == 0 }
     }
 
     init(
