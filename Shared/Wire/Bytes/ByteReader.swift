@@ -145,6 +145,23 @@ public struct ByteReader: Sendable {
         return storage[index..<index + count]
     }
 
+    /// The bytes not yet read (`index..<end`) as an array: `storage` itself when they are all of
+    /// it, else a copy made with one allocation and one `memcpy` (`Array(storage[index..<end])`
+    /// takes the standard library's generic collection copy, element by element). What a handler
+    /// keeps of a frame read in place.
+    public func remainingBytes() -> [UInt8] {
+        if index == 0, end == storage.count { return storage }
+        precondition(index >= 0 && index <= end && end <= storage.count, "the reader's bytes lie outside its storage")
+        let count = end - index
+        return storage.withUnsafeBytes { bytes in
+            [UInt8](unsafeUninitializedCapacity: count) { copy, initialized in
+                UnsafeMutableRawBufferPointer(copy).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                initialized = count
+            }
+        }
+    }
+
     /// Reads `count` bytes as UTF-8 text, repairing invalid sequences.
     @inlinable
     public mutating func readUTF8(_ count: Int) throws(Underflow) -> String {

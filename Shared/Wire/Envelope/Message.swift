@@ -28,7 +28,7 @@ public struct Message: Sendable {
     public var bodyCount: Int { bodyEnd - bodyStart }
 
     /// The body bytes (a copy).
-    public var body: [UInt8] { Array(payload[bodyStart..<bodyEnd]) }
+    public var body: [UInt8] { ByteReader(payload, start: bodyStart, end: bodyEnd).remainingBytes() }
 
     /// Parses a frame payload's envelope.
     public init(payload: [UInt8]) throws(EnvelopeError) {
@@ -61,7 +61,7 @@ public struct Message: Sendable {
     public func detached() -> Message {
         guard payloadStart != 0 || bodyEnd != payload.count else { return self }
         var copy = self
-        copy.payload = Array(payload[payloadStart..<bodyEnd])
+        copy.payload = ByteReader(payload, start: payloadStart, end: bodyEnd).remainingBytes()
         copy.bodyStart = bodyStart - payloadStart
         copy.bodyEnd = bodyEnd - payloadStart
         copy.payloadStart = 0
