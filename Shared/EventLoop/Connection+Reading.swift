@@ -40,8 +40,7 @@ extension Connection {
     /// On the loop thread only, from a frame handler or a task that runs inline in one.
     public func nextBufferedFrame() -> [UInt8]? {
         guard let frame = nextBufferedFrameBytes() else { return nil }
-        if frame.index == 0, frame.end == frame.storage.count { return frame.storage }
-        return Array(frame.storage[frame.index..<frame.end])
+        return frame.remainingBytes()
     }
 
     /// Takes the next whole frame already received, in place: as ``nextBufferedFrame()``, but the

@@ -108,7 +108,7 @@ public final class Connection: @unchecked Sendable {
     /// value and safe to keep, but it shares the connection's read buffer: while it is kept, the
     /// next read copies that buffer rather than write into it, an allocation each time. Decode
     /// what you need and let the reader go, or keep a copy of the payload
-    /// (`Array(reader.storage[reader.index..<reader.end])`, or `Message.detached()`).
+    /// (`reader.remainingBytes()`, or `Message.detached()`).
     /// When set, ``onFrame`` is not called.
     public var onFrameBytes: ((ByteReader) -> Void)? {
         get { loop.preconditionInEventLoop(); return frameBytesHandler }

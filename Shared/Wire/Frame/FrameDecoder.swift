@@ -29,8 +29,13 @@ public struct FrameDecoder: Sendable {
     /// The largest payload accepted, in bytes.
     public let maxFrameSize: Int
 
+    /// The bytes received: `readIndex..<writeIndex` are not yet taken, and the ones past
+    /// `writeIndex` are room for the next (the array's count is its room, not what it holds, so
+    /// emptying it sets two indices and writes nothing). The room past `writeIndex` may hold bytes
+    /// never written (``makeRoom(for:)``); nothing reads past `writeIndex`.
     private var buffer: [UInt8] = []
     private var readIndex = 0
+    private var writeIndex = 0
     private var failure: FrameError?
     /// The payload of a long frame still arriving (its header already consumed), allocated at its
     /// whole length, and how many of its bytes have arrived; empty when none is. While one is,
@@ -48,7 +53,7 @@ public struct FrameDecoder: Sendable {
 
     /// Bytes received but not yet returned as a frame.
     public var bufferedByteCount: Int {
-        buffer.count - readIndex + (gathered.isEmpty ? 0 : FrameEncoder.headerSize + gatheredCount)
+        writeIndex - readIndex + (gathered.isEmpty ? 0 : FrameEncoder.headerSize + gatheredCount)
     }
 
     /// Whether a long frame is being gathered (see ``gatheringSpace()``).
@@ -64,8 +69,14 @@ public struct FrameDecoder: Sendable {
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             guard !rest.isEmpty else { return }
         }
-        compactIfWorthIt()
-        buffer.append(contentsOf: rest)
+        if buffer.count - writeIndex < rest.count { makeRoom(for: rest.count) }
+        let at = writeIndex
+        // Writes in place while the buffer is this decoder's alone; a reader still kept makes
+        // this copy the buffer first (``nextFrameBytes()``).
+        buffer.withUnsafeMutableBytes { room in
+            UnsafeMutableRawBufferPointer(rebasing: room[at..<at + rest.count]).copyMemory(from: rest)
+        }
+        writeIndex += rest.count
     }
 
     /// Where the rest of a long frame still arriving goes, for a reader that receives into it
@@ -95,12 +106,8 @@ public struct FrameDecoder: Sendable {
 
     /// Appends received bytes.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        guard gathered.isEmpty else {
-            Array(bytes).withUnsafeBytes { append($0) }
-            return
-        }
-        compactIfWorthIt()
-        buffer.append(contentsOf: bytes)
+        let appended: Void? = bytes.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if appended == nil { Array(bytes).withUnsafeBytes { append($0) } }
     }
 
     /// Returns the next complete payload, `nil` when more bytes are needed,
@@ -110,8 +117,7 @@ public struct FrameDecoder: Sendable {
     /// (``nextFrameBytes()`` copies nothing).
     public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
         guard let frame = try nextFrameBytes() else { return nil }
-        if frame.index == 0, frame.end == frame.storage.count { return frame.storage }
-        return Array(frame.storage[frame.index..<frame.end])
+        return frame.remainingBytes()
     }
 
     /// Returns the next complete payload in place, as a reader over the bytes that hold it, `nil`
@@ -121,9 +127,9 @@ public struct FrameDecoder: Sendable {
     ///
     /// Borrowing rules: the reader is a value, safe to keep, but while it is kept the buffer has
     /// two owners, and the next `append(_:)` copies the buffer rather than write into it (one
-    /// allocation, the size of what is buffered). Read it and let it go before the decoder is
-    /// given more bytes, as a frame handler does; to keep a payload past that, copy it
-    /// (`Array(reader.storage[reader.index..<reader.end])`, as ``nextFrame()`` does).
+    /// allocation, the size of the buffer). Read it and let it go before the decoder is given
+    /// more bytes, as a frame handler does; to keep a payload past that, copy it
+    /// (`reader.remainingBytes()`, as ``nextFrame()`` does).
     public mutating func nextFrameBytes() throws(FrameError) -> ByteReader? {
         if let failure { throw failure }
         if !gathered.isEmpty {
@@ -133,7 +139,7 @@ public struct FrameDecoder: Sendable {
             swap(&payload, &gathered)
             return ByteReader(payload)
         }
-        let available = buffer.count - readIndex
+        let available = writeIndex - readIndex
         guard available >= 4 else { return nil }
         let length =
             UInt32(buffer[readIndex]) << 24 | UInt32(buffer[readIndex + 1]) << 16
@@ -154,13 +160,9 @@ public struct FrameDecoder: Sendable {
         let start = readIndex + 4
         readIndex = start + Int(length)
         let frame = ByteReader(buffer, start: start, end: readIndex)
-        // Emptied when the next bytes come (`append`), not now: the reader shares the buffer, and
-        // emptying it while shared would allocate a new one. A large one is let go at once (the
-        // reader keeps it until it is done), as `emptyBuffer()` would.
-        if readIndex == buffer.count, buffer.capacity > 1 << 16 {
-            buffer = []
-            readIndex = 0
-        }
+        // Emptied at once: that writes nothing, so the reader, which shares the buffer, keeps
+        // its bytes, and the next bytes are written over them only once it is let go.
+        if readIndex == writeIndex { emptyBuffer() }
         return frame
     }
 
@@ -172,7 +174,7 @@ public struct FrameDecoder: Sendable {
     /// object that could be broken; they are written by the reads before anything reads them
     /// (``gathered``), and a frame that never completes is dropped unread.
     private mutating func gather(length: Int) {
-        let start = buffer[(readIndex + FrameEncoder.headerSize)...]
+        let start = buffer[(readIndex + FrameEncoder.headerSize)..<writeIndex]
         gathered = [UInt8](unsafeUninitializedCapacity: length) { storage, count in
             _ = storage.initialize(fromContentsOf: start)
             count = length
@@ -181,21 +183,40 @@ public struct FrameDecoder: Sendable {
         emptyBuffer()
     }
 
-    /// Empties the buffer once everything in it was taken, keeping its memory when it is small
-    /// (the next frames reuse it) and handing it back when a burst made it large.
+    /// Empties the buffer once everything in it was taken: two indices reset, its memory kept
+    /// when it is small (the next frames reuse it) and handed back when a burst made it large (a
+    /// reader handed out keeps it until it is let go).
     private mutating func emptyBuffer() {
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
+        if buffer.count > 1 << 16 { buffer = [] }
         readIndex = 0
+        writeIndex = 0
     }
 
-    /// Makes room before bytes are appended: empties the buffer once every frame in it was taken
-    /// (``nextFrameBytes()`` leaves that to here), or drops the taken half of it.
-    private mutating func compactIfWorthIt() {
-        if readIndex > 0, readIndex == buffer.count {
-            emptyBuffer()
-        } else if readIndex > 0 && readIndex >= buffer.count / 2 {
-            buffer.removeSubrange(0..<readIndex)
-            readIndex = 0
+    /// Makes room for `count` more bytes past those not yet taken: moves these to the front when
+    /// that frees enough, else into a new array of twice the size, or as large as they need.
+    ///
+    /// The new array is made at its full count without writing its room, as ``gather(length:)``
+    /// makes a long frame's, and for the same reason it is sound: `UInt8` is trivial, and bytes
+    /// are written there before anything reads them (only `readIndex..<writeIndex` is read).
+    private mutating func makeRoom(for count: Int) {
+        let kept = writeIndex - readIndex
+        let from = readIndex
+        if kept + count <= buffer.count {
+            buffer.withUnsafeMutableBytes { bytes in
+                // Overlapping ranges: `copyMemory` is a `memmove`.
+                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + from, byteCount: kept)
+            }
+        } else {
+            let size = max(kept + count, 2 * buffer.count)
+            buffer = buffer.withUnsafeBytes { old in
+                [UInt8](unsafeUninitializedCapacity: size) { room, initialized in
+                    UnsafeMutableRawBufferPointer(room).copyMemory(
+                        from: UnsafeRawBufferPointer(rebasing: old[from..<from + kept]))
+                    initialized = size
+                }
+            }
         }
+        readIndex = 0
+        writeIndex = kept
     }
 }
