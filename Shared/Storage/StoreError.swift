@@ -5,26 +5,16 @@ import VerticalsWire
 ///
 /// Compare ``code`` with the static members of ``Code`` (new codes may be added); a held store
 /// names its holder in the detail `pid` (``holderPID``).
-public struct StoreError: CodedError {
+public struct StoreError: StoredCodedError {
     /// What kind of failure it is.
     public typealias Code = ErrorKind<StoreError>
 
-    /// What kind of failure it is.
-    public let code: Code
-    /// What went wrong and where, and what to do.
-    public let message: String
-    /// What a program may read of it: `pid` for a held store.
-    public let details: [ErrorDetail]
-    /// What SQLite or the system said, when that led to it.
-    public let cause: (any Error)?
+    /// Its code, message, details (`pid` for a held store) and cause (what SQLite or the system
+    /// said, when that led to it).
+    public let storage: CodedErrorStorage<StoreError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String, details: [ErrorDetail] = [], cause: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.details = details
-        self.cause = cause
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<StoreError>) { self.storage = storage }
 
     /// The pid of the process holding the store (code `held`), once it has written its pid.
     public var holderPID: Int32? { detail("pid").flatMap { Int32($0) } }
@@ -43,11 +33,6 @@ public struct StoreError: CodedError {
     /// Whether there was no store to check.
     @available(*, deprecated, message: "compare code with .missing")
     public var isMissing: Bool { code == .missing }
-
-    /// The same code, message and details; the causes are not compared.
-    public static func == (lhs: StoreError, rhs: StoreError) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message && lhs.details == rhs.details
-    }
 }
 
 extension ErrorKind where Domain == StoreError {

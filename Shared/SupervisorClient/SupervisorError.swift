@@ -12,31 +12,15 @@ import VerticalsWire
 /// do { try RunDirectory.checkOwn(folder) }
 /// catch where error.code == .notOwned { … error.detail("path") … }
 /// ```
-public struct SupervisorError: CodedError {
+public struct SupervisorError: StoredCodedError {
     /// What kind of failure it is.
     public typealias Code = ErrorKind<SupervisorError>
 
-    /// What kind of failure it is.
-    public let code: Code
-    /// What went wrong, and what to do.
-    public let message: String
-    /// What a program may read of it: `path`, `errno`, `status`… as the code says.
-    public let details: [ErrorDetail]
-    /// The error that led to it, when another one did.
-    public let cause: (any Error)?
+    /// Its code, message, details (`path`, `errno`, `status`… as the code says) and cause.
+    public let storage: CodedErrorStorage<SupervisorError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String, details: [ErrorDetail] = [], cause: (any Error)? = nil) {
-        self.code = code
-        self.message = message
-        self.details = details
-        self.cause = cause
-    }
-
-    /// The same code, message and details; the causes are not compared.
-    public static func == (lhs: SupervisorError, rhs: SupervisorError) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message && lhs.details == rhs.details
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<SupervisorError>) { self.storage = storage }
 
     /// `what` failed with `errno` `code` (the current one unless given): code `system`, the
     /// message `what: strerror`, the details `path` (when given) and `errno`.
