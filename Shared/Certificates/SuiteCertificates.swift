@@ -102,23 +102,15 @@ public struct SuiteCertificates: Sendable {
 ///
 /// Compare ``code`` with the static members of ``Code`` (new codes may be added); the file or
 /// folder it is about is the detail `path`.
-public struct CertificatesError: CodedError {
+public struct CertificatesError: StoredCodedError {
     /// What kind of failure it is.
     public typealias Code = ErrorKind<CertificatesError>
 
-    /// What kind of failure it is.
-    public let code: Code
-    /// What went wrong, for a person.
-    public let message: String
-    /// What a program may read of it: `path`, `name`.
-    public let details: [ErrorDetail]
+    /// Its code, message and details (`path`, `name`).
+    public let storage: CodedErrorStorage<CertificatesError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String, details: [ErrorDetail] = []) {
-        self.code = code
-        self.message = message
-        self.details = details
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<CertificatesError>) { self.storage = storage }
 }
 
 extension ErrorKind where Domain == CertificatesError {

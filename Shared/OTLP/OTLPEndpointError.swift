@@ -3,20 +3,15 @@ import VerticalsWire
 /// Why a URL cannot be an ``OTLPEndpoint``; the message names the URL.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct OTLPEndpointError: CodedError {
+public struct OTLPEndpointError: StoredCodedError {
     /// What is wrong with the URL.
     public typealias Code = ErrorKind<OTLPEndpointError>
 
-    /// What is wrong.
-    public let code: Code
-    /// What is wrong, naming the URL.
-    public let message: String
+    /// What is wrong, and the message naming the URL.
+    public let storage: CodedErrorStorage<OTLPEndpointError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<OTLPEndpointError>) { self.storage = storage }
 
     /// `url` is not `http://`.
     public static func scheme(_ url: String) -> OTLPEndpointError {

@@ -3,20 +3,15 @@ import VerticalsWire
 /// Why `svc-supervisor new` or `init` refused; nothing was written.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct ScaffoldError: CodedError {
+public struct ScaffoldError: StoredCodedError {
     /// What made the scaffold refuse.
     public typealias Code = ErrorKind<ScaffoldError>
 
-    /// What made the scaffold refuse.
-    public let code: Code
-    /// What was wrong and what to do.
-    public let message: String
+    /// What made the scaffold refuse, and the message saying what was wrong and what to do.
+    public let storage: CodedErrorStorage<ScaffoldError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<ScaffoldError>) { self.storage = storage }
 
     /// `name` cannot name a vertical, for `reason`.
     public static func invalidName(_ name: String, reason: String) -> ScaffoldError {

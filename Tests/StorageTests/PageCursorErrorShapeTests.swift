@@ -24,6 +24,7 @@ struct PageCursorErrorShapeTests {
         }
 
         #expect(error?.code == .wrongList && error?.reason == "does not fit this list")
+        #expect(error?.detail("reason") == "does not fit this list")
     }
 
     @Test func textThatIsNoCursor_isMalformed() {

@@ -137,23 +137,25 @@ public struct PageCursor: Sendable, Equatable {
 
 /// Why a cursor was refused; `reason` completes "the cursor …".
 ///
-/// Compare ``code`` with the static members of ``Code`` (new codes may be added).
-public struct PageCursorError: CodedError {
+/// Compare ``code`` with the static members of ``Code`` (new codes may be added); the reason is
+/// also the detail `reason`.
+public struct PageCursorError: StoredCodedError {
     /// What kind of problem it is.
     public typealias Code = ErrorKind<PageCursorError>
 
-    /// What kind of problem it is.
-    public let code: Code
-    /// What is wrong with the cursor, as the end of a sentence starting "the cursor".
-    public let reason: String
+    /// Its code, its message (`the cursor <reason>`) and the detail `reason`.
+    public let storage: CodedErrorStorage<PageCursorError>
+
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<PageCursorError>) { self.storage = storage }
 
     init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
+        self.init(storage: CodedErrorStorage(code, "the cursor \(reason)", details: [ErrorDetail("reason", reason)]))
     }
 
-    /// `the cursor <reason>`.
-    public var message: String { "the cursor \(reason)" }
+    /// What is wrong with the cursor, as the end of a sentence starting "the cursor" (the
+    /// message, for an error made without the detail `reason`).
+    public var reason: String { detail("reason") ?? message }
 }
 
 extension ErrorKind where Domain == PageCursorError {
