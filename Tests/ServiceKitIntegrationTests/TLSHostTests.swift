@@ -55,13 +55,20 @@ struct TLSHostTests {
             loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(20))
     }
 
-    func expectRefused(_ client: ServiceClient, _ code: ErrorCode, _ what: String, retryable: Bool? = nil) async {
+    /// Expects `client`'s call of echo refused with `code` (and `retryable`, when given); the
+    /// error, to check more of, or nil when `what` was served.
+    @discardableResult
+    func expectRefused(
+        _ client: ServiceClient, _ code: ErrorCode, _ what: String, retryable: Bool? = nil
+    ) async -> ServiceError? {
         do {
             _ = try await client.call(echo.echo, .init(text: "refused?"))
             Issue.record("\(what) was served")
+            return nil
         } catch {
             #expect(error.code == code, "\(what): \(error)")
             if let retryable { #expect(error.retryable == retryable, "\(what): \(error)") }
+            return error
         }
     }
 
@@ -103,14 +110,11 @@ struct TLSHostTests {
         defer { loop.shutdown() }
         let orders = client(try ca.issue("orders"), loop: loop)
         defer { orders.close() }
-        do {
-            _ = try await orders.call(echo.echo, .init(text: "x"))
-            Issue.record("called echo on a server whose certificate names ledger")
-        } catch {
-            #expect(error.code == .permissionDenied)
-            #expect(!error.retryable)
-            #expect(error.message.contains("verticals://ledger, not verticals://echo"), "\(error.message)")
-        }
+        let error = await expectRefused(
+            orders, .permissionDenied, "echo on a server whose certificate names ledger", retryable: false)
+        #expect(
+            error?.message.contains("verticals://ledger, not verticals://echo") == true,
+            "\(error?.message ?? "served")")
     }
 
     @Test func allowedPeers_admitOnlyTheNamedVerticals() async throws {
@@ -119,13 +123,8 @@ struct TLSHostTests {
         defer { loop.shutdown() }
         let orders = client(try ca.issue("orders"), loop: loop)
         defer { orders.close() }
-        do {
-            _ = try await orders.call(echo.echo, .init(text: "refused?"))
-            Issue.record("a vertical that did not declare the dependency was served")
-        } catch {
-            #expect(error.code == .permissionDenied)
-            #expect(error.detail("peer") == "orders", "\(error)")
-        }
+        let error = await expectRefused(orders, .permissionDenied, "a vertical that did not declare the dependency")
+        #expect(error?.detail("peer") == "orders", "\(error?.message ?? "served")")
         let catalog = client(try ca.issue("catalog"), loop: loop)
         defer { catalog.close() }
         #expect(try await catalog.call(echo.echo, .init(text: "declared")).text == "declared")
