@@ -303,30 +303,29 @@ struct DeclaredRoutesTests {
                             + "the code does not (\(world)): drop it, or declare the call")
                 }
             }
-            for (operation, file) in declared.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
-                mismatch(
-                    operation,
-                    "a consumer contract (Services/\(folder)/Contracts/"
-                        + "\(file)) says it calls it, but \(world) does not")
+            /// The operations `found` names (each with the file it is in) against the World's
+            /// calls, both ways: one the World lacks, and a call of the World's none of them is.
+            func compare(_ found: [String: String], lacking: (String) -> String, unfound: (String) -> String) {
+                for (operation, file) in found.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
+                    mismatch(operation, lacking(file))
+                }
+                for entry in calls.entries where found[entry] == nil {
+                    mismatch(entry, unfound(entry))
+                }
             }
-            for entry in calls.entries where declared[entry] == nil {
-                mismatch(
-                    entry,
+            compare(
+                declared,
+                lacking: {
+                    "a consumer contract (Services/\(folder)/Contracts/\($0)) says it calls it, but \(world) does not"
+                },
+                unfound: {
                     "\(world) declares it, but no consumer contract "
-                        + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on")
-            }
-            for (operation, file) in called.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
-                mismatch(
-                    operation,
-                    "\(file) calls it, but \(world) does not "
-                        + "declare it (its caller would refuse the call)")
-            }
-            for entry in calls.entries where called[entry] == nil {
-                mismatch(
-                    entry,
-                    "\(world) declares it, but no source file calls it: "
-                        + "a permission nobody needs")
-            }
+                        + "(Services/\(folder)/Contracts/\(Callees.service(of: $0)).json) pins what it relies on"
+                })
+            compare(
+                called,
+                lacking: { "\($0) calls it, but \(world) does not declare it (its caller would refuse the call)" },
+                unfound: { _ in "\(world) declares it, but no source file calls it: a permission nobody needs" })
         }
         return mismatches
     }
