@@ -132,16 +132,14 @@ struct WholeSuiteTests {
         let suite = try SuiteLauncher()
         try suite.startAll()
         let client = suite.client
-        _ = try await client.call(
-            Identity.register, .init(email: "cy@example.org", password: "0123456789ab", displayName: "Cy"))
-        let session = try await client.call(Identity.login, .init(email: "cy@example.org", password: "0123456789ab"))
+        let token = try await SupervisedSuite.newPatient("Cy", through: client)
         suite.stop("clinics")
         let start = ContinuousClock.now
         try await expectCode(.unavailable) {
             try await client.call(
                 Appointments.book,
                 .init(
-                    token: session.token, clinicID: "anything", service: .gp,
+                    token: token, clinicID: "anything", service: .gp,
                     startsAt: Timestamp.now.adding(.seconds(86_400)),
                     durationMinutes: 20, reason: "", requestID: "down-1"),
                 timeout: .seconds(600))
@@ -151,7 +149,7 @@ struct WholeSuiteTests {
         #expect(ContinuousClock.now - start < .seconds(90))
         let listed = try await client.call(
             Appointments.list,
-            .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
+            .init(token: token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
     }
 
