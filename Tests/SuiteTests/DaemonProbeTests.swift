@@ -9,13 +9,10 @@ import VerticalsTesting
 struct DaemonProbeTests {
     @Test func probe_isHealthyWhileTheDaemonServes_andUnhealthyWhenStoppedOrGone() throws {
         let directory = TemporaryDirectory()
-        var environment = VerticalTestEnvironment.variables(
-            for: "clinics", sockets: directory.file("sockets"), runDirectory: directory.path)
-        let daemon = try DaemonProcess("svc-clinics", environment: environment)
+        let clinics = try LoneVertical("clinics", in: directory)
+        let daemon = clinics.daemon
         defer { daemon.stop() }
-        let socket = directory.file("sockets/clinics.sock")
-        try #require(
-            eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "clinics never listened")
+        var environment = clinics.environment
 
         let healthy = try runCommand("svc-clinics", ["--probe"], environment: environment, in: directory)
         #expect(healthy.status == 0, "\(healthy.standardError)")

@@ -8,14 +8,12 @@ import VerticalsTesting
 struct OneWriterPerStoreTests {
     @Test func secondIdentity_onOneStateDirectory_exitsNamingTheFirst_whichKeepsServing() throws {
         let directory = TemporaryDirectory()
-        var environment = VerticalTestEnvironment.variables(
-            for: "identity", sockets: directory.file("a"), runDirectory: directory.path)
-        environment.merge(ReferenceSuiteSettings.fastPasswordHashing) { $1 }
-        let first = try DaemonProcess("svc-identity", environment: environment)
+        let identity = try LoneVertical(
+            "identity", in: directory, sockets: "a", extra: ReferenceSuiteSettings.fastPasswordHashing)
+        let first = identity.daemon
         defer { first.stop() }
-        let socket = directory.file("a/identity.sock")
-        try #require(
-            eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "identity never listened")
+        let socket = identity.socket
+        var environment = identity.environment
 
         // Its own sockets, the same STATE_DIRECTORY.
         environment["VERTICALS_SOCKET_DIR"] = directory.file("b")
