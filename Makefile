@@ -190,7 +190,9 @@ kubernetes-rehearsal: test-deps
 # SystemdHostsRehearsalTests; `make test` runs it too). Then one host whose manifest replicates every store to
 # a folder (with the litestream on PATH): a patient books, the stores are deleted with verticals.target stopped,
 # and started again each verticals-NAME-restore.service brings its store back from the replica before its
-# vertical serves the booking; a restore unit whose store is there is skipped (SystemdHostsRestoreRehearsalTests).
+# vertical serves the booking; a restore unit whose store is there is skipped; a replica holding another
+# vertical's store fails its restore unit on --place-replica-copy's refusal, that vertical alone not started,
+# until its own replica is back and systemctl start restores it (SystemdHostsRestoreRehearsalTests).
 # Containers, namespaces and mounts are removed however it ends: a run killed outright leaves them to
 # kill-tagged.sh, which SystemdHostsCleanupTests proves by killing one mid-boot.
 systemd-rehearsal: test-deps
