@@ -124,9 +124,11 @@ import VerticalsContract
                 state: .upgrading(.finishing), wanted: true,
                 actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: draining),
             .upgrading(.newProcessFailed): Outcome(
-                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil)], recorded: draining),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil), .checkDependencies],
+                recorded: draining),
             .upgrading(.finishing): Outcome(
-                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil)], recorded: serving),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil), .checkDependencies],
+                recorded: serving),
         ]
     }
 
@@ -282,7 +284,7 @@ import VerticalsContract
         .restoreEnded: [
             .restoring(.stopped): Outcome(state: .stopped, wanted: false, actions: []),
             .restoring(.failed): Outcome(state: .failed, wanted: false, actions: []),
-            .restoring(.rollback): Outcome(state: .waiting, wanted: true, actions: []),
+            .restoring(.rollback): Outcome(state: .waiting, wanted: true, actions: [.checkDependencies]),
         ],
         .upgradeBegun: [
             .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [.armUpgradeReadyTimeout])
@@ -618,7 +620,10 @@ import VerticalsContract
 
         var upgrading = Self.machine(in: .upgrading(.finishing))
         _ = upgrading.dependenciesChecked(missing: ["db"])
-        #expect(upgrading.exited(.init(success: false), at: Self.now) == [.rollBackUpgrade(backup: nil)])
+        #expect(
+            upgrading.exited(.init(success: false), at: Self.now) == [
+                .rollBackUpgrade(backup: nil), .checkDependencies,
+            ])
         #expect(upgrading.state == .waiting)
         #expect(upgrading.awaited.isEmpty)
     }

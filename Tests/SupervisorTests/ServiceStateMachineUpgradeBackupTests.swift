@@ -32,11 +32,28 @@ import VerticalsContract
             ])
     }
 
+    /// The previous executable starts as every start does, by the machine's `checkDependencies`:
+    /// once its backup is back (or could not be put back), and not after a stop meanwhile.
+    @Test func rollBack_startsThePreviousExecutable_onceItsBackupIsBack() {
+        var machine = Self.upgrading()
+        _ = machine.exited(.init(success: true), at: .now) // the old one left: the new one is promoted
+        _ = machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite")
+        _ = machine.exited(.init(success: false), at: .now)
+        var stopped = machine
+        #expect(machine.restoreBegun() == [])
+        #expect(machine.restoreEnded(saying: "the store backup could not be put back: EIO") == [.checkDependencies])
+        #expect(machine.state == .waiting)
+        _ = stopped.restoreBegun()
+        _ = stopped.stopRequested()
+        #expect(stopped.restoreEnded(saying: "the store backup was put back") == [])
+        #expect(stopped.state == .stopped)
+    }
+
     @Test func rollBack_withoutABackup_putsNothingBack() {
         var machine = Self.upgrading()
         _ = machine.upgradeProcessWaitsForStore(at: .now)
         _ = machine.upgradeProcessFailed(words: "exited with status 1")
-        #expect(machine.exited(.init(success: true), at: .now) == [.rollBackUpgrade(backup: nil)])
+        #expect(machine.exited(.init(success: true), at: .now) == [.rollBackUpgrade(backup: nil), .checkDependencies])
     }
 
     /// The states no upgrade runs in.
@@ -58,7 +75,7 @@ import VerticalsContract
         _ = machine.upgradeProcessBackedUp(to: "stale.sqlite")
         _ = machine.upgradeBegun(Self.processes, at: .now)
         _ = machine.exited(.init(success: true), at: .now) // the old one left: the new one is promoted
-        #expect(machine.exited(.init(success: false), at: .now) == [.rollBackUpgrade(backup: nil)])
+        #expect(machine.exited(.init(success: false), at: .now) == [.rollBackUpgrade(backup: nil), .checkDependencies])
     }
 
     @Test func nextUpgrade_forgetsTheLastOnesBackup() {

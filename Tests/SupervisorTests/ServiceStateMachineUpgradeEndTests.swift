@@ -34,7 +34,7 @@ import VerticalsContract
         _ = machine.exited(.init(success: true), at: Self.start) // the old one left first
         #expect(machine.lastUpgrade == nil)
         let exit = ServiceStateMachine.Exit(success: false, words: "killed by signal 11 (SIGSEGV)")
-        #expect(machine.exited(exit, at: Self.start) == [.rollBackUpgrade(backup: nil)])
+        #expect(machine.exited(exit, at: Self.start) == [.rollBackUpgrade(backup: nil), .checkDependencies])
         #expect(machine.lastUpgrade?.failure == "killed by signal 11 (SIGSEGV)")
     }
 
@@ -43,7 +43,7 @@ import VerticalsContract
         _ = machine.exited(.init(success: true), at: Self.start) // the old one left first
         _ = machine.upgradeReadyTimeoutElapsed(after: .seconds(5))
         let exit = ServiceStateMachine.Exit(success: false, words: "killed by signal 9 (SIGKILL)")
-        #expect(machine.exited(exit, at: Self.start) == [.rollBackUpgrade(backup: nil)])
+        #expect(machine.exited(exit, at: Self.start) == [.rollBackUpgrade(backup: nil), .checkDependencies])
         #expect(machine.lastUpgrade?.failure == "not ready within 5 s of the hand-over")
         #expect(machine.lastExit == "killed by signal 9 (SIGKILL)") // status's last exit: its own
     }

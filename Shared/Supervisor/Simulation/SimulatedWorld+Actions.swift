@@ -82,11 +82,11 @@ extension SimulatedWorld {
             guard let upgrade else { break }
             setUpgrade(nil)
             rollingBack(upgrade) // answered when the core says
+            // The previous executable's start is the core's: `checkDependencies` after this
+            // action, or after the restore's end.
             if backup != nil {
                 feed(.restoreBegun) { $0.restoreBegun() }
                 setRestore(.rollback)
-            } else {
-                perform(.checkDependencies)
             }
         case .abandonUpgrade(let killsNewProcess):
             if killsNewProcess, let upgrade { markKilled(upgrade.newPID) }
@@ -188,7 +188,6 @@ extension SimulatedWorld {
                 answer(command)
             case .rollback:
                 feed(.restoreEnded) { $0.restoreEnded(saying: "the store backup simulated.sqlite was put back") }
-                perform(.checkDependencies)
             }
         case .preparationEnds(let failed):
             guard preparing else { return }

@@ -237,7 +237,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// upgrade, in the words of `reason` (``Upgrade/kill``).
         case killNewProcess(reason: UpgradeKill)
         /// The new process failed after the hand-over: say so, take the previous executable back,
-        /// put `backup` back first when the new build made one (``Upgrade/backup``), and start it.
+        /// and put `backup` back when the new build made one (``Upgrade/backup``), between
+        /// ``restoreBegun()`` and ``restoreEnded(saying:)``. The previous executable's start is
+        /// the machine's: ``checkDependencies`` after this action, or after the restore's end.
         case rollBackUpgrade(backup: String?)
         /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
         /// (it is not the service's own yet; once it is, the stop takes it). Its caller is answered
@@ -813,7 +815,10 @@ struct ServiceStateMachine: Sendable, Equatable {
             awaited = [] // what it waits for is checked once the rollback is under way
             phase = .waiting
             wanted = true
-            return [.rollBackUpgrade(backup: upgrade.backup)]
+            // The previous executable starts as any start does: at once, or once its backup is
+            // back in place (``restoreEnded(saying:)``).
+            guard let backup = upgrade.backup else { return [.rollBackUpgrade(backup: nil), .checkDependencies] }
+            return [.rollBackUpgrade(backup: backup)]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
             return []
         }
@@ -872,7 +877,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     }
 
     /// The restore is done, or failed, saying `words` ("the store backup … was put back"): the
-    /// service is where it was before. A rollback's answer says its restore's words.
+    /// service is where it was before. A rollback's answer says its restore's words, and its
+    /// previous executable starts now, whether its backup was put back or not.
     mutating func restoreEnded(saying words: String?) -> [Action] {
         if isRestoring, case .rollingBack(let reason, nil, answered: false) = lastUpgrade {
             lastUpgrade = .rollingBack(reason: reason, restored: words, answered: false)
@@ -880,7 +886,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .restoring(.stopped): phase = .stopped
         case .restoring(.failed): phase = .failed
-        case .restoring(.rollback): phase = .waiting
+        case .restoring(.rollback):
+            phase = .waiting
+            return wanted ? [.checkDependencies] : []
         default: return []
         }
         return []

@@ -320,17 +320,15 @@ extension SupervisorEngine {
     }
 
     /// The new process failed after the hand-over and no process of `unit` runs: puts `backup`
-    /// back (the machine's ``ServiceStateMachine/Upgrade/backup``, when the new build made one),
-    /// then starts the previous executable; the machine answers once that one is ready or has
-    /// failed too (``ServiceStateMachine/UpgradeOutcome/rolledBack(reason:restored:serves:)``).
+    /// back (the machine's ``ServiceStateMachine/Upgrade/backup``, when the new build made one).
+    /// The machine starts the previous executable (after this, or once the restore has ended) and
+    /// answers once that one is ready or has failed too
+    /// (``ServiceStateMachine/UpgradeOutcome/rolledBack(reason:restored:serves:)``).
     func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun, backup: String?) {
         upgrade.timer.stop()
         unlink(upgradePidFile(unit))
         let name = unit.spec.name
-        guard let backup else {
-            startWhenReady(unit)
-            return
-        }
+        guard let backup else { return }
         transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
@@ -362,9 +360,9 @@ extension SupervisorEngine {
                     outcome = "the store backup \(backup) could not be put back: \(error)"
                 }
                 unit.log.note("upgrade: \(outcome)")
-                // A stop or `down` during the restore leaves it stopped: the machine answers then.
+                // The machine starts the previous executable now; a stop or `down` during the
+                // restore leaves it stopped, and the machine answers then.
                 self.transition(unit) { $0.restoreEnded(saying: outcome) }
-                self.startWhenReady(unit)
             }
         }
     }
