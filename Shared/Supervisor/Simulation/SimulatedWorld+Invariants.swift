@@ -110,7 +110,7 @@ extension SimulatedWorld {
         switch machine.state {
         case .stopped: says = status == .none
         case .idle: says = status == .idle
-        case .backoff: says = status == .backoff(machine.backoffDelay)
+        case .backoff: says = machine.backoffDelay.map { status == .backoff($0) } ?? false
         case .waiting: says = status == .waiting(for: machine.awaited) || status == .rollingBack
         case .failed:
             guard case .gaveUp(let why, _, _) = status else { says = false; break }

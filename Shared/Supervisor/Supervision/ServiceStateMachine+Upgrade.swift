@@ -14,6 +14,8 @@ extension ServiceStateMachine {
         /// When the new process started: its uptime once it is promoted (nil in a machine built
         /// in an upgrade's state, for tests).
         let startedAt: ContinuousClock.Instant?
+        /// When the old process started: the service's uptime until the new one is promoted.
+        let oldStartedAt: ContinuousClock.Instant?
         /// When the new process said `READY=1` (or, without a readiness protocol, was started):
         /// nil until it has. The one record of its readiness: the hand-over, the promotion and
         /// the upgrade's answer (its gap) read it here.
@@ -33,20 +35,30 @@ extension ServiceStateMachine {
         var failure: String?
 
         /// An upgrade whose new process has just started beside the old one, which serves.
-        init(processes: UpgradeProcesses, statusBefore: Status, startedAt: ContinuousClock.Instant) {
-            self.init(stage: .preparing, processes: processes, statusBefore: statusBefore, startedAt: startedAt)
+        init(
+            processes: UpgradeProcesses, statusBefore: Status, startedAt: ContinuousClock.Instant,
+            oldStartedAt: ContinuousClock.Instant?
+        ) {
+            self.init(
+                stage: .preparing, processes: processes, statusBefore: statusBefore, startedAt: startedAt,
+                oldStartedAt: oldStartedAt)
         }
 
         /// An upgrade at `stage`, for a machine built in that state (tests).
         init(
             stage: UpgradeStage, processes: UpgradeProcesses, statusBefore: Status = .none,
-            startedAt: ContinuousClock.Instant? = nil
+            startedAt: ContinuousClock.Instant? = nil, oldStartedAt: ContinuousClock.Instant? = nil
         ) {
             self.stage = stage
             self.processes = processes
             self.statusBefore = statusBefore
             self.startedAt = startedAt
+            self.oldStartedAt = oldStartedAt
         }
+
+        /// When the service's own process of the upgrade started: the new one's once it is
+        /// promoted (``UpgradeStage/finishing``), else the old one's, which serves or drains.
+        var ownStartedAt: ContinuousClock.Instant? { stage == .finishing ? startedAt : oldStartedAt }
     }
 
     /// Why the supervisor killed an upgrade's new process: the words its end gives the upgrade's

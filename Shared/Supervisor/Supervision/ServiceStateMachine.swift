@@ -99,12 +99,19 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Where the service is, with the facts that hold only there: an upgrade's in its case, so
     /// nothing beside it can disagree with it. ``State`` is the same without them.
     enum Phase: Sendable, Hashable {
-        case stopped, failed, idle, waiting, ready, backoff
-        /// A start: the work off the loop its spawn waits for, and what it already waited for.
+        case stopped, failed, idle, waiting
+        /// Its process is ready; `startedAt`: when that process started (`status`'s uptime; nil
+        /// in a machine built in this state, for tests).
+        case ready(startedAt: ContinuousClock.Instant?)
+        /// Restarting after `delay`, decided by the exit that led here.
+        case backoff(delay: Duration)
+        /// A start: the work off the loop its spawn waits for, what it already waited for, and
+        /// when its process started once it runs.
         case starting(Start)
         /// A stop; `preparation`: the work off the loop a start's spawn waited for when the stop
-        /// came, with no process to signal: that work's end stops it.
-        case stopping(preparation: Preparation?)
+        /// came, with no process to signal: that work's end stops it. `startedAt`: when the
+        /// process the stop waits for started, nil when none runs.
+        case stopping(preparation: Preparation?, startedAt: ContinuousClock.Instant?)
         /// An upgrade runs: its stage, its processes and what they did so far.
         case upgrading(Upgrade)
         /// A backup is being put in place of the store; no process runs.
@@ -134,9 +141,9 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .idle: self = .idle
             case .waiting: self = .waiting
             case .starting: self = .starting(Start())
-            case .ready: self = .ready
-            case .backoff: self = .backoff
-            case .stopping: self = .stopping(preparation: nil)
+            case .ready: self = .ready(startedAt: nil)
+            case .backoff: self = .backoff(delay: .zero)
+            case .stopping: self = .stopping(preparation: nil, startedAt: nil)
             case .upgrading(let stage): self = .upgrading(Upgrade(stage: stage, processes: processes))
             case .restoring(let resume): self = .restoring(resume)
             }
@@ -151,6 +158,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// The work this start's spawn already waited for, and that ended well: its spawn goes on
         /// without it (a replica that held no copy leaves no store, and is not asked again).
         var prepared: Set<Preparation> = []
+        /// When its process started (``spawned(at:)``): nil until it runs.
+        var startedAt: ContinuousClock.Instant?
     }
 
     /// The one timer a service has for its current state.
@@ -336,8 +345,16 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// the log's): empty until one has ended.
     private(set) var lastExit = ""
     /// When the service's own running process started (`status`'s uptime): nil while none runs.
-    /// Recorded by its spawn, or by the promotion of an upgrade's new process, and gone with its exit.
-    private(set) var startedAt: ContinuousClock.Instant?
+    /// The case's record (its spawn's, or an upgrade's process that is the service's own), so it
+    /// goes with the state that had a process.
+    var startedAt: ContinuousClock.Instant? {
+        switch phase {
+        case .starting(let start): start.startedAt
+        case .ready(let startedAt), .stopping(_, let startedAt): startedAt
+        case .upgrading(let upgrade): upgrade.ownStartedAt
+        case .stopped, .failed, .idle, .waiting, .backoff, .restoring: nil
+        }
+    }
     /// Restarts since the supervisor started: after a failure, and with a strategy's peer.
     private(set) var restarts = 0
     /// Services that must be ready before it starts again, beside its dependencies: the members
@@ -349,8 +366,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         // A service that keeps waiting says again what for, as the list changes.
         didSet { if state == .waiting, awaited != oldValue { status = .waiting(for: awaited) } }
     }
-    /// The backoff before its next start, decided by the exit that put it in `backoff`.
-    private(set) var backoffDelay: Duration = .zero
+    /// The backoff before its next start, decided by the exit that put it in `backoff`: nil
+    /// outside it (the case's record).
+    var backoffDelay: Duration? {
+        if case .backoff(let delay) = phase { return delay }
+        return nil
+    }
     /// Why it stays down, decided by the exit that put it in `failed`; nil until one has.
     private(set) var gaveUp: GiveUp?
     /// The manifest's `restart`.
@@ -364,7 +385,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     var preparation: Preparation? {
         switch phase {
         case .starting(let start): start.preparation
-        case .stopping(let preparation): preparation
+        case .stopping(let preparation, _): preparation
         default: nil
         }
     }
@@ -542,8 +563,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             phase = .starting(start)
             guard let failure else { return [.spawn] }
             return [.noteStartFailure(failure)] + spawnFailed(at: now, reason: failure)
-        case .stopping(preparation: .some):
-            phase = .stopping(preparation: nil)
+        case .stopping(preparation: .some, startedAt: _):
+            phase = .stopping(preparation: nil, startedAt: nil)
             return exited(Exit(success: true), at: now)
         default:
             return []
@@ -552,8 +573,9 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The process asked for by ``Action/spawn`` runs, started at `now`.
     mutating func spawned(at now: ContinuousClock.Instant) -> [Action] {
-        guard state == .starting else { return [] }
-        startedAt = now
+        guard case .starting(var start) = phase else { return [] }
+        start.startedAt = now
+        phase = .starting(start)
         ledger.spawned()
         return notifiesReady ? [.armTimer(.readiness)] : []
     }
@@ -574,7 +596,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .starting, .upgrading(.finishing):
             // A promoted new process ready is the upgrade done: its caller is answered last.
             let upgraded = upgrade.map { [Action.answerUpgrade(.upgraded($0))] } ?? []
-            phase = .ready
+            phase = .ready(startedAt: startedAt)
             ledger.becameReady(at: now)
             holds = []
             livenessFailures = 0
@@ -675,17 +697,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .starting where preparing:
             // No process to signal: the work's end stops it (``preparationEnded(failure:at:)``).
-            phase = .stopping(preparation: preparation)
+            phase = .stopping(preparation: preparation, startedAt: nil)
             return []
         case .starting, .ready:
-            phase = .stopping(preparation: nil)
+            phase = .stopping(preparation: nil, startedAt: startedAt)
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
         case .upgrading(let stage):
             // Answered once settled: which side of the hand-over it was on is known now.
             lastUpgrade = .abandoned(afterHandOver: upgrade?.handOverAt != nil, answered: false)
             // Not the service's own yet: killed. Once promoted, the stop signal takes it.
             let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
-            phase = .stopping(preparation: nil)
+            phase = .stopping(preparation: nil, startedAt: startedAt)
             switch stage {
             case .preparing, .finishing:
                 return [abandon, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
@@ -747,7 +769,6 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
     mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
         ledger.processEnded() // whatever the state: no process of its is ready now, or runs
-        startedAt = nil
         switch state {
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return [] // no process to end
         case .starting, .ready, .stopping, .upgrading: break
@@ -801,8 +822,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             if upgrade.handOverAt == nil { upgrade.handOverAt = now }
             upgrade.oldExitedAt = now
             upgrade.stage = .finishing
-            phase = .upgrading(upgrade)
-            startedAt = upgrade.startedAt
+            phase = .upgrading(upgrade) // its new process is the service's own: its start counts
             ledger.spawned()
             return early + [.promoteUpgrade, upgrade.readyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
@@ -847,8 +867,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .giveUp(let count):
             return giveUp(.budgetSpent(count: count))
         case .restart(let delay):
-            backoffDelay = delay
-            phase = .backoff
+            phase = .backoff(delay: delay)
             restarts += 1
             return [.restart(after: delay)]
         }
@@ -901,7 +920,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func upgradeBegun(_ processes: UpgradeProcesses, at now: ContinuousClock.Instant) -> [Action] {
         guard state == .ready else { return [] }
         lastUpgrade = nil
-        phase = .upgrading(Upgrade(processes: processes, statusBefore: status, startedAt: now))
+        phase = .upgrading(
+            Upgrade(processes: processes, statusBefore: status, startedAt: now, oldStartedAt: startedAt))
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
 
@@ -985,7 +1005,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch phase {
         case .upgrading(let upgrade) where upgrade.stage == .preparing:
             lastUpgrade = .failed(reason: reason)
-            phase = .ready
+            phase = .ready(startedAt: upgrade.oldStartedAt)
             return [.answerUpgrade(.failedBeforeHandOver(reason: reason))]
         case .upgrading(var upgrade) where upgrade.stage == .handingOver:
             upgrade.failure = reason
@@ -1059,8 +1079,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             }
         case .stopping:
             if before.state.wire == .starting || before.state.wire == .ready { status = .stopping }
-        case .backoff:
-            status = .backoff(backoffDelay)
+        case .backoff(let delay):
+            status = .backoff(delay)
         case .failed:
             if case .restoring = before { break }
             if let gaveUp { status = .gaveUp(gaveUp, restart: restart, window: ledger.budget.window) }
