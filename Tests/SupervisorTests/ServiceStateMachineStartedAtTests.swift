@@ -51,7 +51,9 @@ import VerticalsContract
 
     @Test func aCrash_leavesTheBackoffItsDelay_andNoStart() {
         var machine = Self.ready()
-        #expect(machine.exited(.init(success: false), at: Self.start + .seconds(2)) == [.restart(after: .milliseconds(100))])
+        #expect(
+            machine.exited(.init(success: false), at: Self.start + .seconds(2)) == [.restart(after: .milliseconds(100))]
+        )
         #expect(machine.phase == .backoff(delay: .milliseconds(100)))
         #expect(machine.startedAt == nil)
     }

@@ -646,4 +646,18 @@ import VerticalsContract
         _ = cannotHelp.exited(.init(success: false, restartCannotHelp: true), at: Self.now)
         #expect(cannotHelp.gaveUp == .restartCannotHelp)
     }
+
+    /// Why it stays down is the failed case's: kept through a restore, gone with a start.
+    @Test func givenAServiceThatGaveUp_whenRestoredThenStarted_thenWhyItStayedDownGoesWithTheState() {
+        var machine = Self.machine(in: .starting)
+        _ = machine.exited(.init(success: false, restartCannotHelp: true), at: Self.now)
+        _ = machine.restoreBegun()
+        #expect(machine.gaveUp == .restartCannotHelp)
+        _ = machine.restoreEnded(saying: nil)
+        #expect(machine.phase == .failed(gaveUp: .restartCannotHelp))
+        _ = machine.startRequested(fresh: true)
+        _ = machine.dependenciesChecked(missing: [])
+        #expect(machine.state == .starting && machine.gaveUp == nil)
+        #expect(machine.backoffDelay == nil)
+    }
 }

@@ -99,7 +99,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Where the service is, with the facts that hold only there: an upgrade's in its case, so
     /// nothing beside it can disagree with it. ``State`` is the same without them.
     enum Phase: Sendable, Hashable {
-        case stopped, failed, idle, waiting
+        case stopped, idle, waiting
+        /// It stays down; `gaveUp`: why, decided by the exit that led here (nil in a machine
+        /// built in this state, for tests).
+        case failed(gaveUp: GiveUp?)
         /// Its process is ready; `startedAt`: when that process started (`status`'s uptime; nil
         /// in a machine built in this state, for tests).
         case ready(startedAt: ContinuousClock.Instant?)
@@ -114,8 +117,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         case stopping(preparation: Preparation?, startedAt: ContinuousClock.Instant?)
         /// An upgrade runs: its stage, its processes and what they did so far.
         case upgrading(Upgrade)
-        /// A backup is being put in place of the store; no process runs.
-        case restoring(RestoreResume)
+        /// A backup is being put in place of the store; no process runs. `gaveUp`: why a failed
+        /// service stayed down, which it says again once the restore is done.
+        case restoring(RestoreResume, gaveUp: GiveUp?)
 
         /// The phase without its data: what tables, coverage and ``State/wire`` name.
         var state: State {
@@ -129,7 +133,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .backoff: .backoff
             case .stopping: .stopping
             case .upgrading(let upgrade): .upgrading(upgrade.stage)
-            case .restoring(let resume): .restoring(resume)
+            case .restoring(let resume, _): .restoring(resume)
             }
         }
 
@@ -137,7 +141,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         init(_ state: State, processes: UpgradeProcesses) {
             switch state {
             case .stopped: self = .stopped
-            case .failed: self = .failed
+            case .failed: self = .failed(gaveUp: nil)
             case .idle: self = .idle
             case .waiting: self = .waiting
             case .starting: self = .starting(Start())
@@ -145,7 +149,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .backoff: self = .backoff(delay: .zero)
             case .stopping: self = .stopping(preparation: nil, startedAt: nil)
             case .upgrading(let stage): self = .upgrading(Upgrade(stage: stage, processes: processes))
-            case .restoring(let resume): self = .restoring(resume)
+            case .restoring(let resume): self = .restoring(resume, gaveUp: nil)
             }
         }
     }
@@ -372,8 +376,14 @@ struct ServiceStateMachine: Sendable, Equatable {
         if case .backoff(let delay) = phase { return delay }
         return nil
     }
-    /// Why it stays down, decided by the exit that put it in `failed`; nil until one has.
-    private(set) var gaveUp: GiveUp?
+    /// Why it stays down, decided by the exit that put it in `failed`: nil outside it (the
+    /// case's record, kept through a restore of the failed service).
+    var gaveUp: GiveUp? {
+        switch phase {
+        case .failed(let why), .restoring(_, let why): why
+        default: nil
+        }
+    }
     /// The manifest's `restart`.
     private(set) var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
@@ -726,7 +736,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .stopped, .failed, .restoring(.stopped), .restoring(.failed):
             return [.notifyStopWaiters]
         case .restoring(.rollback):
-            phase = .restoring(.stopped)
+            phase = .restoring(.stopped, gaveUp: nil)
             return [.notifyStopWaiters]
         }
     }
@@ -876,8 +886,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// It stays down, failed, until an operator starts it.
     private mutating func giveUp(_ why: GiveUp) -> [Action] {
         wanted = false
-        gaveUp = why
-        phase = .failed
+        phase = .failed(gaveUp: why)
         return [.giveUp(why)]
     }
 
@@ -887,9 +896,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// failed service, or a rollback's).
     mutating func restoreBegun() -> [Action] {
         switch state {
-        case .stopped: phase = .restoring(.stopped)
-        case .failed: phase = .restoring(.failed)
-        case .waiting: phase = .restoring(.rollback)
+        case .stopped: phase = .restoring(.stopped, gaveUp: nil)
+        case .failed: phase = .restoring(.failed, gaveUp: gaveUp)
+        case .waiting: phase = .restoring(.rollback, gaveUp: nil)
         default: return []
         }
         return []
@@ -904,7 +913,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
         switch state {
         case .restoring(.stopped): phase = .stopped
-        case .restoring(.failed): phase = .failed
+        case .restoring(.failed): phase = .failed(gaveUp: gaveUp)
         case .restoring(.rollback):
             phase = .waiting
             return wanted ? [.checkDependencies] : []
@@ -1081,7 +1090,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             if before.state.wire == .starting || before.state.wire == .ready { status = .stopping }
         case .backoff(let delay):
             status = .backoff(delay)
-        case .failed:
+        case .failed(let gaveUp):
             if case .restoring = before { break }
             if let gaveUp { status = .gaveUp(gaveUp, restart: restart, window: ledger.budget.window) }
         case .ready:
