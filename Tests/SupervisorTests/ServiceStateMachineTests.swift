@@ -615,6 +615,7 @@ import VerticalsContract
         #expect(machine.awaited == ["db", "cache"])
         #expect(machine.dependenciesChecked(missing: ["cache"]) == [.wait(for: ["cache"])])
         #expect(machine.awaited == ["cache"])
+        #expect(machine.phase == .waiting(awaited: ["cache"]) && machine.status == .waiting(for: ["cache"]))
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.awaited.isEmpty)
 

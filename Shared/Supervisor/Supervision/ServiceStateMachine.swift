@@ -99,7 +99,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Where the service is, with the facts that hold only there: an upgrade's in its case, so
     /// nothing beside it can disagree with it. ``State`` is the same without them.
     enum Phase: Sendable, Hashable {
-        case stopped, idle, waiting
+        case stopped, idle
+        /// It waits for `awaited`: the dependencies and holds not ready at the last check (none
+        /// yet when a rollback enters it: the check follows).
+        case waiting(awaited: [String])
         /// It stays down; `gaveUp`: why, decided by the exit that led here (nil in a machine
         /// built in this state, for tests).
         case failed(gaveUp: GiveUp?)
@@ -143,7 +146,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .stopped: self = .stopped
             case .failed: self = .failed(gaveUp: nil)
             case .idle: self = .idle
-            case .waiting: self = .waiting
+            case .waiting: self = .waiting(awaited: [])
             case .starting: self = .starting(Start())
             case .ready: self = .ready(startedAt: nil)
             case .backoff: self = .backoff(delay: .zero)
@@ -317,8 +320,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     }
 
     /// Where the service is, with the facts its case carries. Entering a state says its status
-    /// text (`enteredState(from:)`): every assignment of it comes after the facts that text names
-    /// (the backoff's delay, why it gave up, what it waits for), or carries them (an upgrade's).
+    /// text (`enteredState(from:)`) from the facts its case carries (the backoff's delay, why it
+    /// gave up, what it waits for, an upgrade's stage and processes).
     private(set) var phase: Phase = .stopped {
         didSet { if phase.state != oldValue.state { enteredState(from: oldValue) } }
     }
@@ -365,10 +368,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// before it in a `one_for_all` group that is restarting. Cleared once it is ready, and by a
     /// fresh start.
     private(set) var holds: Set<String> = []
-    /// What it waits for while `waiting`: the dependencies and holds not ready at the last check.
-    private(set) var awaited: [String] = [] {
-        // A service that keeps waiting says again what for, as the list changes.
-        didSet { if state == .waiting, awaited != oldValue { status = .waiting(for: awaited) } }
+    /// What it waits for: the case's record while `waiting` (``Phase/waiting(awaited:)``), none outside it.
+    var awaited: [String] {
+        if case .waiting(let awaited) = phase { return awaited }
+        return []
     }
     /// The backoff before its next start, decided by the exit that put it in `backoff`: nil
     /// outside it (the case's record).
@@ -522,9 +525,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .stopped, .failed, .waiting, .backoff, .idle:
             let leavesIdle: [Action] = state == .idle ? [.stopWatchingForDemand] : []
-            awaited = missing
             guard missing.isEmpty else {
-                phase = .waiting
+                // A service that keeps waiting says again what for, as the list changes.
+                if case .waiting(let before) = phase, before != missing { status = .waiting(for: missing) }
+                phase = .waiting(awaited: missing)
                 return leavesIdle + [.wait(for: missing)]
             }
             phase = .starting(Start())
@@ -842,8 +846,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             let promotedEnd = upgrade.kill?.words ?? lastExit
             let reason = upgrade.stage == .finishing ? promotedEnd : upgrade.failure ?? "failed"
             lastUpgrade = .rollingBack(reason: reason, restored: nil, answered: false)
-            awaited = [] // what it waits for is checked once the rollback is under way
-            phase = .waiting
+            phase = .waiting(awaited: []) // what it waits for is checked once the rollback is under way
             wanted = true
             // The previous executable starts as any start does: at once, or once its backup is
             // back in place (``restoreEnded(saying:)``).
@@ -915,7 +918,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .restoring(.stopped): phase = .stopped
         case .restoring(.failed): phase = .failed(gaveUp: gaveUp)
         case .restoring(.rollback):
-            phase = .waiting
+            phase = .waiting(awaited: [])
             return wanted ? [.checkDependencies] : []
         default: return []
         }
@@ -1080,7 +1083,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             status = .none
         case .idle:
             status = .idle
-        case .waiting:
+        case .waiting(let awaited):
             switch before {
             case .upgrading: status = .rollingBack
             case .restoring: break // a rollback's restore ended: still rolling back
