@@ -115,13 +115,16 @@ extension SimulatedWorld {
     /// The engine's `spawn`: stops watching the socket, then starts the executable, or fails to.
     private func spawn() {
         setWatching(false)
-        // The folders' walk first, off the loop, when it is needed: the spawn follows its end.
-        if configuration.preparesSpawn, !preparing, !prepared {
-            setPreparing(true, prepared: false)
-            feed(.preparationBegun) { $0.preparationBegun(.foldersGiven) }
+        // The folders' walk first, off the loop, when it is needed, then the first store's
+        // restore from its replica while the store is not there: the spawn follows their ends.
+        // What this start's spawn waited for already is the core's record, as in the engine.
+        for work in [ServiceStateMachine.Preparation.foldersGiven, .firstStoreRestored] {
+            let needed = work == .foldersGiven ? configuration.preparesSpawn : configuration.replicated && !storeExists
+            guard needed, !machine.preparing, !machine.prepared.contains(work) else { continue }
+            setPreparation(work)
+            feed(.preparationBegun) { $0.preparationBegun(work) }
             return
         }
-        setPreparing(false, prepared: false)
         guard !executableBroken else {
             feed(.spawnFailed) { $0.spawnFailed(at: clocks.now, reason: "cannot start simulated: spawn: exec: ENOENT") }
             return
@@ -190,9 +193,15 @@ extension SimulatedWorld {
                 feed(.restoreEnded) { $0.restoreEnded(saying: "the store backup simulated.sqlite was put back") }
             }
         case .preparationEnds(let failed):
-            guard preparing else { return }
-            setPreparing(false, prepared: !failed)
-            let failure = failed ? "cannot start: simulated: Operation not permitted (EPERM)" : nil
+            guard let work = preparation else { return }
+            setPreparation(nil)
+            if work == .firstStoreRestored, !failed { setStoreExists() }
+            let failure: String? =
+                switch (work, failed) {
+                case (_, false): nil
+                case (.foldersGiven, true): "cannot start: simulated: Operation not permitted (EPERM)"
+                case (.firstStoreRestored, true): "not started, its store not restored: litestream exited with status 1"
+                }
             feed(.preparationEnded) { $0.preparationEnded(failure: failure, at: clocks.now) }
         case .timePasses(let milliseconds):
             var step = Duration.milliseconds(milliseconds)

@@ -48,11 +48,19 @@ extension SimulatedWorld {
         if machine.isRestoring, ownAlive || pid(of: .upgrade) != nil {
             violate("a restore runs alone", "the store is being restored while a process of the service runs")
         }
-        if machine.preparing != preparing {
+        if machine.preparation != preparation {
             violate(
                 "status says what runs",
-                "the core is \(machine.preparing ? "" : "not ")waiting for a walk that \(preparing ? "runs" : "does not run")"
-            )
+                "the core waits for \(machine.preparation.map { "\($0)" } ?? "no work") while "
+                    + "\(preparation.map { "\($0)" } ?? "no work") runs")
+        }
+        // The first store comes back from the replica with nothing else holding it: no process
+        // of the service, nor its Litestream, which would ship the store it finds.
+        if preparation == .firstStoreRestored, ownAlive || pid(of: .upgrade) != nil || replicaProcess != nil {
+            violate(
+                "a restore runs alone",
+                "the first store is restored from its replica while "
+                    + (replicaProcess != nil ? "its Litestream runs" : "a process of the service runs"))
         }
         if machine.isRestoring != (restore != nil) {
             violate(

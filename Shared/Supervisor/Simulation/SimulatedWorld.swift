@@ -116,10 +116,15 @@ final class SimulatedWorld {
     private(set) var dependencyReady = false
     private(set) var executableBroken = false
     private(set) var restore: Restore?
-    /// The work a spawn waits for off the loop runs (``SimulationConfiguration/preparesSpawn``).
-    private(set) var preparing = false
-    /// That work ended well: the next spawn has none to wait for.
-    private(set) var prepared = false
+    /// The work a spawn waits for off the loop that runs: its folders' walk
+    /// (``SimulationConfiguration/preparesSpawn``), or its first store's restore from its replica
+    /// (``SimulationConfiguration/storeMissing``).
+    private(set) var preparation: ServiceStateMachine.Preparation?
+    /// Whether a spawn waits for work off the loop (``preparation``).
+    var preparing: Bool { preparation != nil }
+    /// The store is there: from the start, unless ``SimulationConfiguration/storeMissing``, then
+    /// once its first restore has ended well.
+    private(set) var storeExists = true
     private var stopWaiters: [StopWaiter] = []
     /// Commands (`stop`, `down`) answered once the replica's Litestream is gone too.
     private var replicaWaiters: [Int] = []
@@ -157,6 +162,7 @@ final class SimulatedWorld {
         self.configuration = configuration
         self.dropped = dropped
         self.droppedReplica = droppedReplica
+        storeExists = !configuration.storeMissing
         clocks = SimulatedClocks(origin: origin)
         machine = ServiceStateMachine(
             restart: configuration.restart, backoff: configuration.backoff, budget: configuration.budget,
@@ -337,10 +343,8 @@ final class SimulatedWorld {
         }
     }
     func setRestore(_ restore: Restore?) { self.restore = restore }
-    func setPreparing(_ preparing: Bool, prepared: Bool) {
-        self.preparing = preparing
-        self.prepared = prepared
-    }
+    func setPreparation(_ preparation: ServiceStateMachine.Preparation?) { self.preparation = preparation }
+    func setStoreExists() { storeExists = true }
     func setWatching(_ watching: Bool) { watchingForDemand = watching }
     func setSocket(open: Bool) { socketOpen = open }
     func rollingBack(_ upgrade: Upgrade) { rollback = upgrade }

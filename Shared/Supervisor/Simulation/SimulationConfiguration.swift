@@ -23,6 +23,10 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// Each spawn waits first for work off the loop (its folders' ownership walk), which may fail;
     /// once it has ended well, the next spawn has none. Drawn apart, as ``replicated`` is.
     var preparesSpawn = false
+    /// Its store is not there yet and it has a replica: its first spawn waits for the store's
+    /// restore from the replica, off the loop, which may fail (then the start fails, and the next
+    /// one restores again). Only with ``replicated``; drawn apart, as it is.
+    var storeMissing = false
 
     /// Whether the run of `seed` has a replica: a third of them, from a generator of their own.
     static func replicated(seed: UInt64) -> Bool {
@@ -42,6 +46,13 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
     static func preparesSpawn(seed: UInt64) -> Bool {
         var random = SimulationRandom(seed: seed ^ 0xF01D_E125)
         return random.chance(percent: 25)
+    }
+
+    /// Whether the replicated run of `seed` starts without its store: half of them, from a
+    /// generator of their own.
+    static func storeMissing(seed: UInt64) -> Bool {
+        var random = SimulationRandom(seed: seed ^ 0x0057_0BE5)
+        return replicated(seed: seed) && random.chance(percent: 50)
     }
 
     /// A configuration drawn from `random`.
@@ -78,6 +89,7 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
         if upgradeBacksUp { words.append("upgrade-backs-up") }
         if replicated { words.append("replicated") }
         if preparesSpawn { words.append("walks-folders") }
+        if storeMissing { words.append("store-missing") }
         return words.joined(separator: " ")
     }
 }

@@ -24,7 +24,8 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
     case executable(broken: Bool)
     /// The restore that runs off the loop ends.
     case restoreFinishes
-    /// The work a spawn waits for off the loop (the folders' walk) ends, well or `failed`.
+    /// The work a spawn waits for off the loop (the folders' walk, the first store's restore from
+    /// its replica) ends, well or `failed`.
     case preparationEnds(failed: Bool)
     /// Time passes, short of the next timer.
     case timePasses(milliseconds: Int)
@@ -53,7 +54,7 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
         case .dependency(let ready): ready ? "the dependency is ready" : "the dependency goes down"
         case .executable(let broken): broken ? "the executable breaks" : "the executable is mended"
         case .restoreFinishes: "the restore ends"
-        case .preparationEnds(let failed): "the folders' walk " + (failed ? "fails" : "ends")
+        case .preparationEnds(let failed): "the spawn's work off the loop " + (failed ? "fails" : "ends")
         case .timePasses(let ms): "\(ms) ms pass"
         case .nextTimerFires(let passes): "the next timer fires" + (passes ? "" : " (a check would fail)")
         case .suspend(let ms): "the machine sleeps \(ms) ms"

@@ -24,6 +24,7 @@ struct SimulationRun {
         var configuration = SimulationConfiguration.random(&random)
         configuration.replicated = SimulationConfiguration.replicated(seed: seed)
         configuration.preparesSpawn = SimulationConfiguration.preparesSpawn(seed: seed)
+        configuration.storeMissing = SimulationConfiguration.storeMissing(seed: seed)
         self.configuration = configuration
         let world = SimulatedWorld(
             configuration: configuration, origin: Self.origin, dropping: dropped, droppingReplica: droppedReplica)
