@@ -127,4 +127,23 @@ import VerticalsContract
         #expect(machine.lastExit == "watchdog: no WATCHDOG=1 within 1 s" && machine.exitReason == .watchdog)
         #expect(machine.pendingFailure == nil)
     }
+
+    /// The failure is the killed process's, in its case: a stop asked before its exit, or its
+    /// late READY=1, keeps it, so its exit still counts as that failure.
+    @Test func theKilledProcess_keepsItsFailure_throughAStopOrALateReady() {
+        let killed = Machine.Exit(success: false, words: "killed by signal 9 (SIGKILL)")
+        var stopped = Self.machine(in: .ready)
+        _ = stopped.watchdogMissed(interval: .seconds(1))
+        _ = stopped.stopRequested()
+        #expect(stopped.pendingFailure?.kind == .watchdog)
+        _ = stopped.exited(killed, at: Self.now)
+        #expect(stopped.exitReason == .watchdog && stopped.pendingFailure == nil)
+
+        var late = Self.machine(in: .starting)
+        _ = late.readyTimeoutElapsed(after: .seconds(5))
+        _ = late.ready(at: Self.now)
+        #expect(late.state == .ready && late.refusal(of: .upgrade) == .notReady)
+        _ = late.exited(killed, at: Self.later)
+        #expect(late.exitReason == .readyTimeout && late.lastExit == "not ready within 5 s")
+    }
 }

@@ -21,7 +21,7 @@ import VerticalsContract
 
     @Test func aRunningProcess_keepsItsStart_throughReadyAndItsStop_andLosesItWithItsExit() {
         var machine = Self.ready()
-        #expect(machine.phase == .ready(startedAt: Self.start))
+        #expect(machine.phase == .ready(.init(startedAt: Self.start)))
         _ = machine.stopRequested()
         #expect(machine.startedAt == Self.start)
         _ = machine.exited(.init(success: true), at: Self.start + .seconds(2))
@@ -39,14 +39,14 @@ import VerticalsContract
         _ = machine.exited(.init(success: true), at: newStart + .seconds(1))
         #expect(machine.startedAt == newStart) // promoted
         _ = machine.ready(at: newStart + .seconds(2))
-        #expect(machine.phase == .ready(startedAt: newStart))
+        #expect(machine.phase == .ready(.init(startedAt: newStart)))
     }
 
     @Test func anUpgradeFailedBeforeTheHandOver_leavesTheOldProcessesStart() {
         var machine = Self.ready()
         _ = machine.upgradeBegun(Self.processes, at: Self.start + .seconds(5))
         _ = machine.upgradeProcessFailed(words: "exited with status 1")
-        #expect(machine.phase == .ready(startedAt: Self.start))
+        #expect(machine.phase == .ready(.init(startedAt: Self.start)))
     }
 
     @Test func aCrash_leavesTheBackoffItsDelay_andNoStart() {

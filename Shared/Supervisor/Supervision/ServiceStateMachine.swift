@@ -106,18 +106,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// It stays down; `gaveUp`: why, decided by the exit that led here (nil in a machine
         /// built in this state, for tests).
         case failed(gaveUp: GiveUp?)
-        /// Its process is ready; `startedAt`: when that process started (`status`'s uptime; nil
-        /// in a machine built in this state, for tests).
-        case ready(startedAt: ContinuousClock.Instant?)
+        /// Its process is ready, with what is true of that process.
+        case ready(Running)
         /// Restarting after `delay`, decided by the exit that led here.
         case backoff(delay: Duration)
         /// A start: the work off the loop its spawn waits for, what it already waited for, and
         /// when its process started once it runs.
         case starting(Start)
         /// A stop; `preparation`: the work off the loop a start's spawn waited for when the stop
-        /// came, with no process to signal: that work's end stops it. `startedAt`: when the
-        /// process the stop waits for started, nil when none runs.
-        case stopping(preparation: Preparation?, startedAt: ContinuousClock.Instant?)
+        /// came, with no process to signal: that work's end stops it. `process`: what is true of
+        /// the process the stop waits for (no start when none runs).
+        case stopping(preparation: Preparation?, process: Running)
         /// An upgrade runs: its stage, its processes and what they did so far.
         case upgrading(Upgrade)
         /// A backup is being put in place of the store; no process runs. `gaveUp`: why a failed
@@ -148,9 +147,9 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .idle: self = .idle
             case .waiting: self = .waiting(awaited: [])
             case .starting: self = .starting(Start())
-            case .ready: self = .ready(startedAt: nil)
+            case .ready: self = .ready(Running())
             case .backoff: self = .backoff(delay: .zero)
-            case .stopping: self = .stopping(preparation: nil, startedAt: nil)
+            case .stopping: self = .stopping(preparation: nil, process: Running())
             case .upgrading(let stage): self = .upgrading(Upgrade(stage: stage, processes: processes))
             case .restoring(let resume): self = .restoring(resume, gaveUp: nil)
             }
@@ -165,8 +164,22 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// The work this start's spawn already waited for, and that ended well: its spawn goes on
         /// without it (a replica that held no copy leaves no store, and is not asked again).
         var prepared: Set<Preparation> = []
-        /// When its process started (``spawned(at:)``): nil until it runs.
+        /// Its process: when it started (``spawned(at:)``; nil until it runs), and the failure
+        /// the supervisor killed it for.
+        var process = Running()
+    }
+
+    /// What is true of the service's own process while it starts, serves or stops: facts of
+    /// that process, gone with the state once it has ended.
+    struct Running: Sendable, Hashable {
+        /// When it started (`status`'s uptime): nil in a machine built in a state, for tests, and
+        /// while a stop waits for work off the loop with no process.
         var startedAt: ContinuousClock.Instant?
+        /// The failure the supervisor killed it for (ready timeout, watchdog, liveness), until
+        /// its exit, which counts as that failure.
+        var failure: Failure?
+        /// Liveness checks failed in a row while it is ready.
+        var livenessFailures = 0
     }
 
     /// The one timer a service has for its current state.
@@ -342,10 +355,22 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// is its case's, ``Upgrade``): nil until one has failed or been abandoned, and from the
     /// next one's start.
     private(set) var lastUpgrade: UpgradeEnd?
-    /// Liveness checks failed in a row in the current ready run.
-    private(set) var livenessFailures = 0
-    /// The failure the supervisor killed the running process for, until it exits.
-    private(set) var pendingFailure: Failure?
+    /// Liveness checks failed in a row in the current ready run (its case's record).
+    var livenessFailures: Int {
+        if case .ready(let running) = phase { return running.livenessFailures }
+        return 0
+    }
+    /// The failure the supervisor killed the running process for, until it exits (its case's record).
+    var pendingFailure: Failure? { running?.failure }
+    /// What is true of the service's own process, in the cases that have one of their own to
+    /// record (an upgrade's processes are its case's).
+    private var running: Running? {
+        switch phase {
+        case .starting(let start): start.process
+        case .ready(let running), .stopping(_, let running): running
+        default: nil
+        }
+    }
     /// Why its last process ended (`status`'s exit reason): nil until one has.
     private(set) var exitReason: Supervisor.ExitReason?
     /// ``exitReason`` in words, as the event that ended it said them (`status`'s last exit, and
@@ -356,8 +381,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// goes with the state that had a process.
     var startedAt: ContinuousClock.Instant? {
         switch phase {
-        case .starting(let start): start.startedAt
-        case .ready(let startedAt), .stopping(_, let startedAt): startedAt
+        case .starting(let start): start.process.startedAt
+        case .ready(let running), .stopping(_, let running): running.startedAt
         case .upgrading(let upgrade): upgrade.ownStartedAt
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring: nil
         }
@@ -577,8 +602,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             phase = .starting(start)
             guard let failure else { return [.spawn] }
             return [.noteStartFailure(failure)] + spawnFailed(at: now, reason: failure)
-        case .stopping(preparation: .some, startedAt: _):
-            phase = .stopping(preparation: nil, startedAt: nil)
+        case .stopping(preparation: .some, process: _):
+            phase = .stopping(preparation: nil, process: Running())
             return exited(Exit(success: true), at: now)
         default:
             return []
@@ -588,7 +613,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// The process asked for by ``Action/spawn`` runs, started at `now`.
     mutating func spawned(at now: ContinuousClock.Instant) -> [Action] {
         guard case .starting(var start) = phase else { return [] }
-        start.startedAt = now
+        start.process.startedAt = now
         phase = .starting(start)
         ledger.spawned()
         return notifiesReady ? [.armTimer(.readiness)] : []
@@ -610,10 +635,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .starting, .upgrading(.finishing):
             // A promoted new process ready is the upgrade done: its caller is answered last.
             let upgraded = upgrade.map { [Action.answerUpgrade(.upgraded($0))] } ?? []
-            phase = .ready(startedAt: startedAt)
+            // A kill for a failure (its ready timeout) that came before READY=1 still counts.
+            phase = .ready(Running(startedAt: startedAt, failure: pendingFailure))
             ledger.becameReady(at: now)
             holds = []
-            livenessFailures = 0
             return [.noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents] + upgraded
         default:
             return []
@@ -634,9 +659,18 @@ struct ServiceStateMachine: Sendable, Equatable {
             Failure(kind: .watchdog, words: "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))"))
     }
 
-    /// Remembers `failure` for the exit that follows the kill.
+    /// Remembers `failure` with the process it kills, for the exit that follows the kill.
     private mutating func killForFailure(_ failure: Failure) -> [Action] {
-        pendingFailure = failure
+        switch phase {
+        case .starting(var start):
+            start.process.failure = failure
+            phase = .starting(start)
+        case .ready(var running):
+            running.failure = failure
+            phase = .ready(running)
+        default:
+            return []
+        }
         return [.killForFailure(failure.kind)]
     }
 
@@ -644,13 +678,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// saying `failure` ("liveness: no answer to daemon.health within 300 ms; last status:
     /// serving"); `allowed` failures in a row kill it, for the last one's words.
     mutating func livenessChecked(failure: String?, allowed: Int) -> [Action] {
-        guard state == .ready else { return [] }
-        guard let failure else {
-            livenessFailures = 0
-            return [.armLiveness]
-        }
-        livenessFailures += 1
-        guard livenessFailures >= allowed else { return [.armLiveness] }
+        guard case .ready(var running) = phase else { return [] }
+        running.livenessFailures = failure == nil ? 0 : running.livenessFailures + 1
+        phase = .ready(running)
+        guard let failure, running.livenessFailures >= allowed else { return [.armLiveness] }
         return killForFailure(Failure(kind: .liveness, words: failure))
     }
 
@@ -711,17 +742,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .starting where preparing:
             // No process to signal: the work's end stops it (``preparationEnded(failure:at:)``).
-            phase = .stopping(preparation: preparation, startedAt: nil)
+            phase = .stopping(preparation: preparation, process: Running())
             return []
         case .starting, .ready:
-            phase = .stopping(preparation: nil, startedAt: startedAt)
+            phase = .stopping(preparation: nil, process: running ?? Running())
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
         case .upgrading(let stage):
             // Answered once settled: which side of the hand-over it was on is known now.
             lastUpgrade = .abandoned(afterHandOver: upgrade?.handOverAt != nil, answered: false)
             // Not the service's own yet: killed. Once promoted, the stop signal takes it.
             let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
-            phase = .stopping(preparation: nil, startedAt: startedAt)
+            phase = .stopping(preparation: nil, process: Running(startedAt: startedAt))
             switch stage {
             case .preparing, .finishing:
                 return [abandon, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
@@ -794,8 +825,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         // that never became ready: one that exits 0 at once would be started again at once.
         let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
         exitReason = pendingFailure?.kind ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash)
-        lastExit = words(of: exit)
-        pendingFailure = nil
+        lastExit = words(of: exit) // the failure it was killed for goes with the state it leaves
         return afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
     }
 
@@ -1017,7 +1047,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch phase {
         case .upgrading(let upgrade) where upgrade.stage == .preparing:
             lastUpgrade = .failed(reason: reason)
-            phase = .ready(startedAt: upgrade.oldStartedAt)
+            phase = .ready(Running(startedAt: upgrade.oldStartedAt))
             return [.answerUpgrade(.failedBeforeHandOver(reason: reason))]
         case .upgrading(var upgrade) where upgrade.stage == .handingOver:
             upgrade.failure = reason
