@@ -279,7 +279,6 @@ import VerticalsContract
         .restoreBegun: [
             .stopped: Outcome(state: .restoring(.stopped), wanted: false, actions: []),
             .failed: Outcome(state: .restoring(.failed), wanted: false, actions: []),
-            .waiting: Outcome(state: .restoring(.rollback), wanted: true, actions: []),
         ],
         .restoreEnded: [
             .restoring(.stopped): Outcome(state: .stopped, wanted: false, actions: []),

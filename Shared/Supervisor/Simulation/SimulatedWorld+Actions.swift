@@ -84,10 +84,7 @@ extension SimulatedWorld {
             rollingBack(upgrade) // answered when the core says
             // The previous executable's start is the core's: `checkDependencies` after this
             // action, or after the restore's end.
-            if backup != nil {
-                feed(.restoreBegun) { $0.restoreBegun() }
-                setRestore(.rollback)
-            }
+            if backup != nil { setRestore(.rollback) } // the core is restoring already
         case .abandonUpgrade(let killsNewProcess):
             if killsNewProcess, let upgrade { markKilled(upgrade.newPID) }
         case .answerUpgrade(.rolledBack(_, _, let serves)):

@@ -266,8 +266,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// upgrade, in the words of `reason` (``Upgrade/kill``).
         case killNewProcess(reason: UpgradeKill)
         /// The new process failed after the hand-over: say so, take the previous executable back,
-        /// and put `backup` back when the new build made one (``Upgrade/backup``), between
-        /// ``restoreBegun()`` and ``restoreEnded(saying:)``. The previous executable's start is
+        /// and put `backup` back when the new build made one (``Upgrade/backup``): the machine is
+        /// `restoring` then, until ``restoreEnded(saying:)``. The previous executable's start is
         /// the machine's: ``checkDependencies`` after this action, or after the restore's end.
         case rollBackUpgrade(backup: String?)
         /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
@@ -876,11 +876,14 @@ struct ServiceStateMachine: Sendable, Equatable {
             let promotedEnd = upgrade.kill?.words ?? lastExit
             let reason = upgrade.stage == .finishing ? promotedEnd : upgrade.failure ?? "failed"
             lastUpgrade = .rollingBack(reason: reason, restored: nil, answered: false)
-            phase = .waiting(awaited: []) // what it waits for is checked once the rollback is under way
             wanted = true
             // The previous executable starts as any start does: at once, or once its backup is
-            // back in place (``restoreEnded(saying:)``).
-            guard let backup = upgrade.backup else { return [.rollBackUpgrade(backup: nil), .checkDependencies] }
+            // back in place (``restoreEnded(saying:)``); what it waits for is checked then.
+            guard let backup = upgrade.backup else {
+                phase = .waiting(awaited: [])
+                return [.rollBackUpgrade(backup: nil), .checkDependencies]
+            }
+            phase = .restoring(.rollback, gaveUp: nil)
             return [.rollBackUpgrade(backup: backup)]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
             return []
@@ -925,13 +928,12 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     // MARK: Restore
 
-    /// A backup is about to be put in place of the store (an operator's restore of a stopped or
-    /// failed service, or a rollback's).
+    /// An operator's backup is about to be put in place of the store of a stopped or failed
+    /// service (a rollback's restore begins with the exit that rolls back).
     mutating func restoreBegun() -> [Action] {
         switch state {
         case .stopped: phase = .restoring(.stopped, gaveUp: nil)
         case .failed: phase = .restoring(.failed, gaveUp: gaveUp)
-        case .waiting: phase = .restoring(.rollback, gaveUp: nil)
         default: return []
         }
         return []
@@ -1147,7 +1149,7 @@ struct ServiceStateMachine: Sendable, Equatable {
                 status = .upgradeFailed(processes, reason: upgrade.failure ?? "failed")
             }
         case .restoring:
-            break
+            if case .upgrading = before { status = .rollingBack }
         }
     }
 }

@@ -329,7 +329,6 @@ extension SupervisorEngine {
         unlink(upgradePidFile(unit))
         let name = unit.spec.name
         guard let backup else { return }
-        transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
         let keptFolder = try? configuration.runDirectory.prepareReplacedStores(for: name)
