@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: [
         ServiceStateMachine.Action.notifyStopWaiters, .cancelTimer, .sendStopSignal, .stopWatchingForDemand,
         .sendHandOverSignal, .answerUpgrade(.failedBeforeHandOver(reason: "ended before it was ready")),
-        .answerUpgrade(.abandoned(afterHandOver: false)), .announceState,
+        .answerUpgrade(.abandoned(afterHandOver: false)), .announceState, .checkDependencies,
     ])
     func simulation_whenTheShellDropsAnAction_breaksAnInvariant(_ action: ServiceStateMachine.Action) {
         let failing = Self.seeds.lazy.map { SimulationRun(seed: $0, steps: Self.steps, dropping: [action]) }

@@ -42,6 +42,11 @@ extension SimulatedWorld {
                 "an idle service's socket is watched",
                 "the core is \(machine.state) and the socket is \(watchingForDemand ? "" : "not ")watched")
         }
+        // A wanted service waits only for what is not ready: a start nobody decided (a rollback's
+        // previous executable never checked again) would leave it waiting for nothing, forever.
+        if machine.state == .waiting, machine.wanted, !(configuration.dependsOnAnother && !dependencyReady) {
+            violate("a wanted service waits only for what is not ready", "the core waits for \(machine.awaited)")
+        }
         if machine.wanted, !socketOpen {
             violate("the socket stays open while wanted", "the core wants it running and its socket is closed")
         }
