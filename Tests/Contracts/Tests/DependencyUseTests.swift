@@ -28,6 +28,16 @@ struct DependencyUseTests {
                 == "ShopTests: imports Logging without declaring it; declares GRDB and imports none of it")
     }
 
+    @Test func aProgramImportedForItsTypes_isDeclaredByItsTargetName() {
+        let target = VerticalRule.Target(
+            name: "ShopTests", path: "Tests/ShopTests", dependencies: ["Shop", "vt-shop-tool"])
+        let types = ["vt-shop-tool": "executable"]
+        #expect(DependencyUse.mismatch(target, imported: ["Shop", "vt_shop_tool"], types: types) == nil)
+        #expect(
+            DependencyUse.mismatch(target, imported: ["Shop", "vt_other_tool"], types: types)
+                == DependencyUse.Mismatch(target: "ShopTests", undeclared: ["vt_other_tool"], unused: []))
+    }
+
     @Test func importsAreReadFromCode_notFromTemplatesOrComments() {
         let source = ##"""
             import Foundation

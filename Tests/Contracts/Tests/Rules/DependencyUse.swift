@@ -48,11 +48,17 @@ enum DependencyUse {
     /// the package's target types (`executable`, `plugin`, …).
     static func mismatch(_ target: VerticalRule.Target, imported: Set<String>, types: [String: String]) -> Mismatch? {
         let forBuildOrder = { (name: String) in ["executable", "plugin"].contains(types[name] ?? "") }
-        let declared = Set(target.dependencies)
+        let declared = Set(target.dependencies.map(moduleName))
         let undeclared = imported.subtracting(declared).subtracting(system).subtracting([target.name]).sorted()
-        let unused = declared.filter { !imported.contains($0) && !forBuildOrder($0) }.sorted()
+        let unused = target.dependencies.filter { !imported.contains(moduleName($0)) && !forBuildOrder($0) }.sorted()
         guard !undeclared.isEmpty || !unused.isEmpty else { return nil }
         return Mismatch(target: target.name, undeclared: undeclared, unused: unused)
+    }
+
+    /// The module a target builds, as code imports it: its name with each `-` as `_` (a test
+    /// imports the program `vt-fuzz-live` as `vt_fuzz_live`).
+    static func moduleName(_ target: String) -> String {
+        String(target.map { $0 == "-" ? "_" : $0 })
     }
 
     /// The modules `source` imports: `import M`, `@testable import M`, `import struct M.T`, on a
