@@ -7,7 +7,9 @@
 /// a count that must not be lost). Forgetting costs one pass over the entries, so capacities stay
 /// in the thousands at most; a hit costs one hash lookup.
 ///
-/// A value type: a table shared across threads sits in a `Mutex`.
+/// A value type: a table shared across threads sits in a `Mutex`. Its members are inlinable, so
+/// a module that keeps one gets it specialised for its own key and value: a generic table reached
+/// across modules would look its types' metadata up at run time on every use.
 ///
 /// ```swift
 /// let known = Mutex(BoundedCache<[String], String>(capacity: 256))
@@ -16,27 +18,38 @@
 public struct BoundedCache<Key: Hashable, Value> {
     /// The most entries it holds.
     public let capacity: Int
-    private var entries: [Key: Entry] = [:]
+    @usableFromInline var entries: [Key: Entry] = [:]
     /// Counts up at each store and read: an entry's stamp says when it was last used.
-    private var clock: UInt64 = 0
+    @usableFromInline var clock: UInt64 = 0
 
-    fileprivate struct Entry {
-        var value: Value
-        var used: UInt64
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var value: Value
+        @usableFromInline var used: UInt64
+
+        @inlinable
+        init(value: Value, used: UInt64) {
+            self.value = value
+            self.used = used
+        }
     }
 
     /// An empty table of at most `capacity` entries (at least one).
+    @inlinable
     public init(capacity: Int) {
         self.capacity = max(capacity, 1)
     }
 
     /// The entries held now.
+    @inlinable
     public var count: Int { entries.count }
 
     /// Whether it holds nothing.
+    @inlinable
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The value stored for `key`, marked as used now; nil when there is none.
+    @inlinable
     public mutating func value(for key: Key) -> Value? {
         guard var entry = entries[key] else { return nil }
         clock &+= 1
@@ -46,13 +59,14 @@ public struct BoundedCache<Key: Hashable, Value> {
     }
 
     /// The value stored for `key`, leaving its place in the order as it is.
+    @inlinable
     public subscript(key: Key) -> Value? {
         entries[key]?.value
     }
 
     /// Stores `value` for `key`; once full, a new key first forgets the least recently used
     /// entry, which is returned.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func store(_ value: Value, for key: Key) -> (key: Key, value: Value)? {
         clock &+= 1
         if entries[key] != nil {
@@ -70,6 +84,7 @@ public struct BoundedCache<Key: Hashable, Value> {
 
     /// Stores `value` for `key` if `key` is held already or there is room; false, changing
     /// nothing, when it is full.
+    @inlinable
     public mutating func storeIfRoom(_ value: Value, for key: Key) -> Bool {
         guard entries[key] != nil || entries.count < capacity else { return false }
         store(value, for: key)
@@ -77,12 +92,13 @@ public struct BoundedCache<Key: Hashable, Value> {
     }
 
     /// Forgets `key`, returning its value.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func removeValue(for key: Key) -> Value? {
         entries.removeValue(forKey: key)?.value
     }
 
     /// Every entry, in no particular order.
+    @inlinable
     public var all: [(key: Key, value: Value)] {
         entries.map { ($0.key, $0.value.value) }
     }

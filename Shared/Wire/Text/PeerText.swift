@@ -25,6 +25,7 @@ public struct PeerText: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// `text`, cut to `maxBytes` bytes of UTF-8 (at least ``minimumMaxBytes``) with a marker.
+    @inlinable
     public init(_ text: some StringProtocol, maxBytes: Int = PeerText.findingMaxBytes) {
         let maxBytes = max(maxBytes, Self.minimumMaxBytes)
         let length = text.utf8.count
@@ -49,6 +50,7 @@ public struct PeerText: Sendable, Hashable, CustomStringConvertible {
     /// The bytes `utf8` read as UTF-8 (each invalid sequence as U+FFFD), cut to `maxBytes` bytes
     /// (at least ``minimumMaxBytes``) with a marker; only the bytes that fit are ever read. Bytes
     /// that would read as more than the bound less the marker are cut.
+    @inlinable
     public init(decoding utf8: some Collection<UInt8>, maxBytes: Int = PeerText.findingMaxBytes) {
         let maxBytes = max(maxBytes, Self.minimumMaxBytes)
         let marker = Self.marker(utf8.count)
@@ -78,7 +80,8 @@ public struct PeerText: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What ends a cut text: the length of the whole, so a reader knows how much is missing.
-    private static func marker(_ length: Int) -> String {
+    @usableFromInline
+    static func marker(_ length: Int) -> String {
         "… [cut: \(length) bytes in all]"
     }
 }

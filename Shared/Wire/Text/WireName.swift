@@ -12,6 +12,7 @@ public enum WireName {
 
     /// Why `name` is not a name of the grammar, in words; nil when it is one. Reads each byte
     /// once, at most ``maxBytes`` + 1 of them.
+    @inlinable
     public static func problem(_ name: some StringProtocol) -> String? {
         let utf8 = name.utf8
         guard !utf8.isEmpty else { return "a name is empty" }
@@ -34,6 +35,7 @@ public enum WireName {
     }
 
     /// Whether `name` is a name of the grammar.
+    @inlinable
     public static func isValid(_ name: some StringProtocol) -> Bool {
         problem(name) == nil
     }
@@ -62,6 +64,7 @@ public enum WireName {
     }
 
     /// Whether `lhs` sorts before `rhs` by their bytes: the order of names as keys.
+    @inlinable
     public static func precedes(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
