@@ -55,4 +55,35 @@ extension Router {
         routes[operation.fullName] = Handler(route: route, answersAtOnce: answerAtOnce)
         operations.append(operation.descriptor)
     }
+
+    /// What a route that answers at once throws, having answered nothing, when its request needs
+    /// a handler that suspends: the connection then serves it in a task, through its ``Route``.
+    struct NotAtOnce: Error {}
+
+    /// Serves `operation` at once where `atOnce` can answer without suspending (it returns the
+    /// Output), and in a task, with `later`, where it returns nil: a lookup answered on the loop
+    /// when what it looks up is kept, and worked out off the loop when it is not. `later` runs
+    /// for a request `atOnce` declined (its Input decoded again), or whose body is over
+    /// ``offLoopInputBytes``. Errors are as for ``onSync(_:_:)``.
+    mutating func onSync<Input, Output>(
+        _ operation: Operation<Input, Output>,
+        atOnce: @escaping @Sendable (Input, RequestContext) throws -> Output?,
+        later: nonisolated(nonsending) @escaping @Sendable (Input, RequestContext) async throws -> Output
+    ) {
+        on(operation, later)
+        let answerSize = FrameSizeHint()
+        let checksEnumerations = Input.schema.containsEnumerations
+        let answerAtOnce: SyncRoute = { message, context, answer in
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            let output: Output?
+            do {
+                output = try atOnce(input, context)
+            } catch {
+                throw Self.wireForm(of: error)
+            }
+            guard let output else { throw NotAtOnce() }
+            answer.respond(output, sized: answerSize)
+        }
+        routes[operation.fullName]?.answersAtOnce = answerAtOnce
+    }
 }

@@ -156,18 +156,22 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Serves request `id` (the connection's `serial`th), running inline as `running`, with
     /// its handler that does not suspend (``Router/onSync(_:_:)``): right here, on the loop
-    /// thread, with no task and no ``Prepared``.
+    /// thread, with no task and no ``Prepared``. False when the handler could not answer without
+    /// suspending (``Router/NotAtOnce``): it answered nothing, and the request is still running.
     @inline(never)
     private func serveAtOnce(
         _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
-    ) {
+    ) -> Bool {
         do {
             try Serving.withThreadRequest(context) {
                 try answer(message, context, Answer(target: self, id: id, serial: serial, atOnce: true))
             }
+        } catch is Router.NotAtOnce {
+            return false
         } catch {
             finished(id, failed(error, context), serial: serial, answeredAtOnce: true)
         }
+        return true
     }
 
     /// The error that answers a request whose handler threw `error`.
@@ -306,8 +310,10 @@ final class ServerConnection: @unchecked Sendable {
         }
         if let answer = operation.answersAtOnce, message.bodyCount <= Router.offLoopInputBytes {
             running = Running(id: id, entry: entry)
-            serveAtOnce(id, message, context, serial: serials, answer)
-            return nil
+            if serveAtOnce(id, message, context, serial: serials, answer) { return nil }
+            // Its handler could not answer without suspending, and answered nothing: served in a
+            // task below, as an `on` handler is.
+            running = Running()
         }
         // A copy of the frame: its handler may suspend, and hold it past this read.
         return Prepared(id: id, message: message.detached(), route: operation.route, context: context, entry: entry)

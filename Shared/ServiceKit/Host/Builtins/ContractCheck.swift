@@ -35,7 +35,9 @@ extension Builtins {
         let known = Mutex(
             BoundedCache<[String], (fingerprint: String, description: Daemon.Description)>(
                 capacity: contractCheckSetsKept))
-        router.on(Daemon.contractCheck) { input, _ in
+        /// The operations `input` asks about that this daemon serves, as the key of their
+        /// fingerprint: each name held to the grammar first.
+        @Sendable func asked(_ input: Daemon.ContractCheckInput) throws -> [OperationDescriptor] {
             guard input.operations.count <= contractCheckLimit else {
                 throw ServiceError(
                     .invalidInput,
@@ -52,21 +54,29 @@ extension Builtins {
             // Checked names are ASCII: hashing and sorting them is byte work.
             let names = Array(Set(input.operations)).sorted(by: { WireName.precedes($0, $1) })
             // What is not served adds nothing to the fingerprint, so it is no part of the key.
-            let operations = names.compactMap { byName[$0] }
-            let key = operations.map(\.fullName)
-            let mine: (fingerprint: String, description: Daemon.Description)
-            if let kept = known.withLock({ $0.value(for: key) }) {
-                mine = kept
-            } else {
-                mine = try await Offload.run {
-                    let description = ContractFingerprint.description(of: service, operations)
-                    return (ContractFingerprint.of(description), description)
-                }
-                known.withLock { _ = $0.store(mine, for: key) }
-            }
-            return Daemon.ContractCheck(
+            return names.compactMap { byName[$0] }
+        }
+        @Sendable func answer(
+            _ mine: (fingerprint: String, description: Daemon.Description), to input: Daemon.ContractCheckInput
+        ) -> Daemon.ContractCheck {
+            Daemon.ContractCheck(
                 service: service, fingerprint: mine.fingerprint, version: VerticalsVersion.current,
                 description: mine.fingerprint == input.fingerprint ? nil : mine.description)
         }
+        router.onSync(
+            Daemon.contractCheck,
+            atOnce: { input, _ in
+                let key = try asked(input).map(\.fullName)
+                return known.withLock { $0.value(for: key) }.map { answer($0, to: input) }
+            },
+            later: { input, _ in
+                let operations = try asked(input)
+                let mine = try await Offload.run {
+                    let description = ContractFingerprint.description(of: service, operations)
+                    return (fingerprint: ContractFingerprint.of(description), description: description)
+                }
+                known.withLock { _ = $0.store(mine, for: operations.map(\.fullName)) }
+                return answer(mine, to: input)
+            })
     }
 }
