@@ -1,20 +1,15 @@
 /// Why a frame payload did not start with a valid envelope; always a protocol error.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct EnvelopeError: CodedError {
+public struct EnvelopeError: StoredCodedError {
     /// What is wrong with the envelope.
     public typealias Code = ErrorKind<EnvelopeError>
 
-    /// What is wrong.
-    public let code: Code
-    /// What is wrong, in words, with the value that was wrong.
-    public let message: String
+    /// What is wrong, and the message naming the value that was wrong.
+    public let storage: CodedErrorStorage<EnvelopeError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<EnvelopeError>) { self.storage = storage }
 
     /// The payload ended inside the envelope.
     public static let truncated = EnvelopeError(.truncated, "the frame ends inside its envelope")
