@@ -1,4 +1,5 @@
 import Testing
+import VerticalsTesting
 import VerticalsWire
 
 /// `SchemaCatalogError` in the framework's one error shape (`CodedError`): a catalog's refusals
@@ -22,5 +23,12 @@ struct SchemaCatalogErrorShapeTests {
         }
 
         #expect(error?.code == .notListed && "\(SchemaCatalogError.Code.notListed)" == "notListed")
+    }
+
+    @Test func aCause_isKeptButNotCompared_andTheReasonIsTheMessage() {
+        expectCauseIsKeptButNotCompared(
+            { SchemaCatalogError(.invalid, "test.A.b: default x is not a bool", cause: $0) },
+            differsFrom: SchemaCatalogError(.unsupported, "test.A.b: default x is not a bool"))
+        #expect(SchemaCatalogError(.refused, "over its bounds").reason == "over its bounds")
     }
 }

@@ -141,20 +141,15 @@ extension SchemaCatalog {
 ///
 /// Its ``code`` says which (`duplicate`, `notListed`, `unsupported`, `invalid`, `refused`); its
 /// ``message`` is the ``reason``, naming the message and field.
-public struct SchemaCatalogError: CodedError {
+public struct SchemaCatalogError: StoredCodedError {
     /// What is wrong with the schemas.
     public typealias Code = ErrorKind<SchemaCatalogError>
 
-    /// What is wrong with the schemas.
-    public let code: Code
-    /// What is wrong, naming the message and field.
-    public let reason: String
+    /// What is wrong with the schemas, and the message (the ``reason``).
+    public let storage: CodedErrorStorage<SchemaCatalogError>
 
-    /// An error of `code` saying `reason`.
-    public init(_ code: Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<SchemaCatalogError>) { self.storage = storage }
 
     /// An error saying `reason`, of the code `invalid`.
     @available(*, deprecated, message: "name the code: init(_:_:)")
@@ -162,8 +157,8 @@ public struct SchemaCatalogError: CodedError {
         self.init(.invalid, reason)
     }
 
-    /// The ``reason``.
-    public var message: String { reason }
+    /// What is wrong, naming the message and field: the ``message``.
+    public var reason: String { message }
 }
 
 extension ErrorKind where Domain == SchemaCatalogError {
