@@ -5,20 +5,15 @@ import VerticalsWire
 ///
 /// Its ``code`` is `certificateRefused` when a certificate was refused, by either side (trying
 /// again with the same certificates cannot help), and `failed` otherwise.
-public struct TLSError: CodedError {
+public struct TLSError: StoredCodedError {
     /// Whether a certificate was refused.
     public typealias Code = ErrorKind<TLSError>
 
-    /// Whether a certificate was refused.
-    public let code: Code
-    /// What failed and why, for logs and users.
-    public let message: String
+    /// Whether a certificate was refused, and what failed and why, for logs and users.
+    public let storage: CodedErrorStorage<TLSError>
 
-    /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    /// The error `storage` describes.
+    public init(storage: CodedErrorStorage<TLSError>) { self.storage = storage }
 
     /// An error saying `description`: of the code `certificateRefused` when `refusesCertificate`,
     /// else `failed`.

@@ -20,4 +20,12 @@ struct TLSErrorShapeTests {
         #expect(EventLoopError.tls(error).code == .tls && !EventLoopError.tls(error).refusesCertificate)
         #expect(EventLoopError.tls(TLSError(.certificateRefused, "alert")).refusesCertificate)
     }
+
+    @Test func whatOpenSSLSaid_isKeptAsTheCause_butNotCompared() {
+        struct Alert: Error {}
+        let error = TLSError(.failed, "TLS handshake failed", cause: Alert())
+
+        #expect(error.cause is Alert && error == TLSError(.failed, "TLS handshake failed"))
+        #expect(error != TLSError(.certificateRefused, "TLS handshake failed"))
+    }
 }
