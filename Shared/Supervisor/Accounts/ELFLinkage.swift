@@ -36,19 +36,15 @@ package struct ELFLinkage: Equatable, Sendable {
     ///
     /// Its ``code`` is `unreadable` (the file could not be opened or examined), `unsupported`
     /// (not 64-bit little-endian), `tooLarge` (over a bound the supervisor reads) or `malformed`.
-    package struct Problem: CodedError {
+    package struct Problem: StoredCodedError {
         /// What kind of problem it is.
         package typealias Code = ErrorKind<Problem>
 
-        /// What kind of problem it is.
-        package let code: Code
-        /// What was wrong, in words.
-        package let message: String
+        /// What kind of problem it is, and what was wrong, in words.
+        package let storage: CodedErrorStorage<Problem>
 
-        init(_ code: Code, _ message: String) {
-            self.code = code
-            self.message = message
-        }
+        /// The problem `storage` describes.
+        package init(storage: CodedErrorStorage<Problem>) { self.storage = storage }
     }
 
     /// The linkage of the file at `path`, nil when it is not an ELF file (a script).
