@@ -12,7 +12,7 @@ struct DescribeFailureErrorShapeTests {
             .unreachable, callee: "ledger", "ledger cannot be reached: unavailable: no socket", cause: Refused())
 
         #expect(failure.code == .unreachable && "\(failure.code)" == "unreachable")
-        #expect(failure.detail("callee") == "ledger" && failure.cause is Refused)
+        #expect(failure.detail("callee") == "ledger" && failure.callee == "ledger" && failure.cause is Refused)
         #expect(failure.description == "ledger cannot be reached: unavailable: no socket")
     }
 

@@ -112,38 +112,28 @@ public enum DeployEdges {
     ///
     /// Its ``code`` is `unreachable` or `notADescription`, the callee is
     /// also the detail `callee`, and the error met asking is its ``cause``.
-    public struct DescribeFailure: CodedError {
+    public struct DescribeFailure: StoredCodedError {
         /// What kind of failure it is.
         public typealias Code = ErrorKind<DescribeFailure>
 
-        /// What kind of failure it is.
-        public let code: Code
-        /// The vertical asked.
-        public let callee: String
-        /// In words: which callee, and what it answered.
-        public let message: String
-        /// What the call or the decoding threw.
-        public let cause: (any Error)?
+        /// What kind of failure it is, the message (which callee, and what it answered), the
+        /// detail `callee`, and what the call or the decoding threw.
+        public let storage: CodedErrorStorage<DescribeFailure>
+
+        /// The failure `storage` describes.
+        public init(storage: CodedErrorStorage<DescribeFailure>) { self.storage = storage }
 
         /// A failure of `code` asking `callee`, saying `message`.
         public init(_ code: Code, callee: String, _ message: String, cause: (any Error)? = nil) {
-            self.code = code
-            self.callee = callee
-            self.message = message
-            self.cause = cause
+            self.init(code, message, details: [ErrorDetail("callee", callee)], cause: cause)
         }
 
-        /// The callee, as the detail `callee`.
-        public var details: [ErrorDetail] { [ErrorDetail("callee", callee)] }
+        /// The vertical asked: the detail `callee` (empty for a failure made without it).
+        public var callee: String { detail("callee") ?? "" }
 
         /// The ``message``.
         @available(*, deprecated, renamed: "message")
         public var reason: String { message }
-
-        /// The same code, callee and message; the causes are not compared.
-        public static func == (lhs: DescribeFailure, rhs: DescribeFailure) -> Bool {
-            lhs.code == rhs.code && lhs.callee == rhs.callee && lhs.message == rhs.message
-        }
     }
 
     /// Each vertical `newBuild` (of `name`) calls, judged against what it `served`
