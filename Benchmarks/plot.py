@@ -49,10 +49,7 @@ def main(source: str, target: str) -> None:
         axis.set_title(f"RPC latency, one request in flight, {placement}")
         axis.grid(True, which="both", alpha=0.3)
         axis.legend()
-    figure.suptitle(f"make bench, {results.get('startedAt', '')}, {results.get('rounds', '?')} rounds merged")
-    figure.tight_layout()
-    figure.savefig(target, dpi=110)
-    print("plot: wrote", target)
+    save(figure, results, "rounds merged", target)
 
 
 def throughput(rows: list) -> dict:
@@ -112,7 +109,13 @@ def draw_curves(results: dict, target: str) -> None:
         axis.set_ylabel(unit)
         axis.grid(True, which="both", alpha=0.3)
         axis.legend()
-    figure.suptitle(f"make bench, {results.get('startedAt', '')}, {results.get('rounds', '?')} rounds")
+    save(figure, results, "rounds", target)
+
+
+def save(figure, results: dict, rounds: str, target: str) -> None:
+    """Titles `figure` with the run it draws (when it started, how many `rounds`) and writes it to
+    `target`."""
+    figure.suptitle(f"make bench, {results.get('startedAt', '')}, {results.get('rounds', '?')} {rounds}")
     figure.tight_layout()
     figure.savefig(target, dpi=110)
     print("plot: wrote", target)
