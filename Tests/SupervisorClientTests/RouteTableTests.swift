@@ -189,41 +189,9 @@ private enum Overlapping: ServiceContract {
     static let name = "things"
     static let summary = "Two routes that cannot be told apart."
 
-    static let get = Operation<Key, Key>(name, "get", summary: "By id.", route: Route("/things/{id}"))
-    static let find = Operation<Key, Key>(name, "find", summary: "By name.", route: Route("/things/{name}"))
-    static let list = Operation<Key, Key>(name, "list", summary: "All.", route: Route("/things"))
+    static let get = Operation<Specimen.ThingKey, Empty>(name, "get", summary: "By id.", route: Route("/things/{id}"))
+    static let find = Operation<Specimen.ThingKey, Empty>(
+        name, "find", summary: "By name.", route: Route("/things/{name}"))
+    static let list = Operation<Specimen.ThingKey, Empty>(name, "list", summary: "All.", route: Route("/things"))
     static let operations = [get.descriptor, find.descriptor, list.descriptor]
-
-    struct Key: WireMessage, Equatable {
-        var id: String?
-        var name: String?
-        var nested: Empty?
-        static let schema = MessageSchema(
-            "things.Key",
-            [.optional(1, "id", .string), .optional(2, "name", .string), .optional(3, "nested", .message(Empty.self))])
-
-        init(id: String? = nil, name: String? = nil, nested: Empty? = nil) {
-            self.id = id
-            self.name = name
-            self.nested = nested
-        }
-
-        func encode(to body: inout BodyWriter) {
-            body.write(1, id)
-            body.write(2, name)
-            body.write(3, nested)
-        }
-
-        init(from body: inout BodyReader) throws(WireDecodingError) {
-            self.init()
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: id = try body.read()
-                case 2: name = try body.read()
-                case 3: nested = try body.read()
-                default: try body.skip()
-                }
-            }
-        }
-    }
 }
