@@ -32,32 +32,9 @@ public enum NetworkNamespace {
     /// Runs `body` on a new thread inside namespace `name` and returns what it returned (or
     /// rethrows); the calling thread waits and stays where it is.
     public static func run<T>(in name: String, _ body: @escaping () throws -> T) throws -> T {
-        var outcome: Result<T, any Error>?
-        let job = Job {
-            outcome = Result {
-                try enter(name)
-                return try body()
-            }
+        try NewThread.run {
+            try enter(name)
+            return try body()
         }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(job).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().work()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<Job>.fromOpaque(context).release()
-            throw RawSocketError("pthread_create")
-        }
-        pthread_join(thread, nil) // `outcome` is written before the thread ends, read after
-        return try outcome!.get()
-    }
-
-    /// The work of one thread of ``run(in:_:)``.
-    private final class Job {
-        let work: () -> Void
-        init(_ work: @escaping () -> Void) { self.work = work }
     }
 }
