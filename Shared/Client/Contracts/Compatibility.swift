@@ -42,8 +42,7 @@ public enum Compatibility {
         let oldCatalog: SchemaCatalog
         let newCatalog: SchemaCatalog
         do {
-            oldCatalog = try ServiceDescription.catalog(of: old)
-            newCatalog = try ServiceDescription.catalog(of: new)
+            (oldCatalog, newCatalog) = try ServiceDescription.catalogs(of: old, new)
         } catch {
             return [Finding(.descriptionInvalid, old.name, "", "a description does not read back as schemas: \(error)")]
         }

@@ -143,8 +143,7 @@ public enum ContractPair {
         let callerCatalog: SchemaCatalog
         let calleeCatalog: SchemaCatalog
         do {
-            callerCatalog = try ServiceDescription.catalog(of: builtAgainst)
-            calleeCatalog = try ServiceDescription.catalog(of: serves)
+            (callerCatalog, calleeCatalog) = try ServiceDescription.catalogs(of: builtAgainst, serves)
         } catch {
             return builtAgainst.operations.map {
                 Finding(

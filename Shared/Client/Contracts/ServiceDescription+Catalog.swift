@@ -30,6 +30,15 @@ extension ServiceDescription {
         return try SchemaCatalog(messages: messages, enumerations: enumerations)
     }
 
+    /// The catalogs of two descriptions compared with each other (two versions of one service, or
+    /// what a caller was built against and what its callee serves), in their order; throws when
+    /// either does not read back.
+    static func catalogs(
+        of first: Daemon.Description, _ second: Daemon.Description
+    ) throws(SchemaCatalogError) -> (SchemaCatalog, SchemaCatalog) {
+        (try catalog(of: first), try catalog(of: second))
+    }
+
     /// The route `info` carries, read back (the inverse of ``info(_:)-(Route)``); throws when its
     /// template is not one a contract could declare, or an alias is given twice.
     public static func route(of info: Daemon.RouteInfo) throws(SchemaCatalogError) -> Route {
