@@ -52,24 +52,37 @@ public enum DescriptionBounds {
             return "its messages hold \(fields) fields; at most \(maxFields) are judged"
         }
         for (index, message) in description.messages.enumerated() {
-            let place = "messages[\(index)]"
-            guard message.fields.count <= maxFieldsPerMessage else {
-                return "\(place) has \(message.fields.count) fields; at most \(maxFieldsPerMessage)"
-            }
-            if let problem = name(message.name, "\(place).name") { return problem }
-            for (field, info) in message.fields.enumerated() {
-                if let problem = name(info.name, "\(place).fields[\(field)].name") { return problem }
+            let fields = message.fields.lazy.map(\.name)
+            if let problem = named(
+                "messages[\(index)]", message.name, parts: fields, called: "fields", most: maxFieldsPerMessage,
+                partSuffix: ".name")
+            {
+                return problem
             }
         }
         for (index, enumeration) in description.enums.enumerated() {
-            let place = "enums[\(index)]"
-            guard enumeration.cases.count <= maxCasesPerEnum else {
-                return "\(place) has \(enumeration.cases.count) cases; at most \(maxCasesPerEnum)"
+            if let problem = named(
+                "enums[\(index)]", enumeration.name, parts: enumeration.cases, called: "cases", most: maxCasesPerEnum)
+            {
+                return problem
             }
-            if let problem = name(enumeration.name, "\(place).name") { return problem }
-            for (number, name) in enumeration.cases.enumerated() {
-                if let problem = self.name(name, "\(place).cases[\(number)]") { return problem }
-            }
+        }
+        return nil
+    }
+
+    /// What is wrong with a message or an enumeration at `place`: more `parts` (its fields' names,
+    /// its cases) than `most`, or its name or a part's outside the grammar, the part named at
+    /// `place.called[i]partSuffix`.
+    private static func named(
+        _ place: String, _ entryName: String, parts: some Collection<String>, called: String, most: Int,
+        partSuffix: String = ""
+    ) -> String? {
+        guard parts.count <= most else {
+            return "\(place) has \(parts.count) \(called); at most \(most)"
+        }
+        if let problem = name(entryName, "\(place).name") { return problem }
+        for (index, part) in parts.enumerated() {
+            if let problem = name(part, "\(place).\(called)[\(index)]\(partSuffix)") { return problem }
         }
         return nil
     }
