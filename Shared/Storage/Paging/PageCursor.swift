@@ -15,7 +15,9 @@ import VerticalsWire
 ///
 /// ```swift
 /// let scope = "notifications.inbox|\(userID)|\(unreadOnly)"
-/// let after = try cursor.map { try PageCursor.decode($0, scope: scope, keyCount: 2) }
+/// let after = try PageCursor.decode(cursor, scope: scope, keyCount: 2) {
+///     NotificationsFailure.invalid(field: "cursor", reason: "the cursor \($0)")
+/// }
 /// // … fetch limit + 1 rows after `after` …
 /// let page = PageCursor.page(rows, limit: limit, scope: scope) { [.integer($0.createdAt), .integer($0.rowID)] }
 /// ```
@@ -95,6 +97,27 @@ public struct PageCursor: Sendable, Equatable {
             throw PageCursorError(.wrongList, "does not fit this list")
         }
         return PageCursor(keys)
+    }
+
+    /// The position a request's optional `cursor` names in the list `scope` names: nil without one
+    /// (the first page), else ``decode(_:scope:keyCount:)``'s cursor; a cursor that does not decode
+    /// is refused with `refusal(reason)`, the vertical's own typed error (its `invalidInput` on the
+    /// cursor), `reason` saying what is wrong with it (``PageCursorError/reason``).
+    ///
+    /// ```swift
+    /// let after = try PageCursor.decode(input.cursor, scope: scope, keyCount: 2) {
+    ///     NotificationsFailure.invalid(field: "cursor", reason: "the cursor \($0)")
+    /// }
+    /// ```
+    public static func decode<Refusal: Error>(
+        _ cursor: String?, scope: String, keyCount: Int, refusal: (_ reason: String) -> Refusal
+    ) throws(Refusal) -> PageCursor? {
+        guard let cursor else { return nil }
+        do {
+            return try decode(cursor, scope: scope, keyCount: keyCount)
+        } catch {
+            throw refusal(error.reason)
+        }
     }
 
     /// The first `limit` of `rows` (fetched as `limit + 1`, to learn whether more follow) and,

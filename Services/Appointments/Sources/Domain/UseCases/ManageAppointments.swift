@@ -65,13 +65,8 @@ package struct ListAppointments {
             "appointments.list", patient.userID, "\(input.from.microsecondsSinceEpoch)",
             "\(input.to.microsecondsSinceEpoch)", "\(input.includeCancelled)",
         ].joined(separator: "|")
-        var after: PageCursor?
-        if let cursor = input.cursor {
-            do {
-                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
-            } catch {
-                throw BookingError.invalid(field: "cursor", reason: error.reason)
-            }
+        let after = try PageCursor.decode(input.cursor, scope: scope, keyCount: 2) {
+            BookingError.invalid(field: "cursor", reason: $0)
         }
         let rows = try await world.store.bookings(
             patientID: patient.userID, from: input.from, to: input.to, includeCancelled: input.includeCancelled,

@@ -23,13 +23,8 @@ package struct SearchClinics {
             throw ClinicError.invalid(field: "name", reason: "must be at most \(ClinicDraft.maxNameLength) characters")
         }
         let scope = "clinics.search|\(ClinicRepository.folded(name))"
-        var after: PageCursor?
-        if let cursor {
-            do {
-                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
-            } catch {
-                throw ClinicError.invalid(field: "cursor", reason: error.reason)
-            }
+        let after = try PageCursor.decode(cursor, scope: scope, keyCount: 2) {
+            ClinicError.invalid(field: "cursor", reason: $0)
         }
         return try await world.clinics.clinics(nameContaining: name, limit: limit, after: after, scope: scope)
     }

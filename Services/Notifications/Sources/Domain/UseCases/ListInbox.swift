@@ -21,13 +21,8 @@ package struct ListInbox: Sendable {
         }
         let userID = try await world.sessionCheck.principal(token: token).userID
         let scope = "notifications.inbox|\(userID)|\(unreadOnly)"
-        var after: PageCursor?
-        if let cursor {
-            do {
-                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
-            } catch {
-                throw NotificationsFailure.invalid(field: "cursor", reason: "the cursor \(error.reason)")
-            }
+        let after = try PageCursor.decode(cursor, scope: scope, keyCount: 2) {
+            NotificationsFailure.invalid(field: "cursor", reason: "the cursor \($0)")
         }
         return try await world.notifications.inbox(
             userID: userID, unreadOnly: unreadOnly, limit: limit, after: after, scope: scope)

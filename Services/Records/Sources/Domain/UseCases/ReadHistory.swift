@@ -33,13 +33,8 @@ package struct ReadHistory {
             throw RecordsError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")
         }
         let scope = "records.history|\(principal.userID)|\(input.kind?.wireName ?? "")"
-        var after: PageCursor?
-        if let cursor = input.cursor {
-            do {
-                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
-            } catch {
-                throw RecordsError.invalid(field: "cursor", reason: error.reason)
-            }
+        let after = try PageCursor.decode(input.cursor, scope: scope, keyCount: 2) {
+            RecordsError.invalid(field: "cursor", reason: $0)
         }
         let page = try await world.entries.page(
             userID: principal.userID, kind: input.kind, limit: input.limit, after: after, scope: scope)
