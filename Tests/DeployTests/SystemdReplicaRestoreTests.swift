@@ -50,15 +50,9 @@ struct SystemdReplicaRestoreTests {
             commands.count == 2 && SystemdUnitReader.words(commands[1])?.last == "--place-replica-copy",
             "the vertical's program checks the copy and places it: \(commands)")
 
-        let beta = try #require(files["verticals-beta-restore.service"])
-        #expect(DeployFixture.values("PrivateNetwork", in: beta).isEmpty, "SFTP needs the network")
+        let beta = try SystemdReplicaTests.expectBetaOverSFTP_andNoneForGamma(
+            files, unit: "restore", gammaKey: "Requires", naming: "restore")
         #expect(DeployFixture.values("After", in: beta).contains("network-online.target"))
-        #expect(DeployFixture.values("CapabilityBoundingSet", in: beta) == [""])
-        #expect(files["verticals-gamma-restore.service"] == nil, "no replica, no restore")
-        #expect(
-            !DeployFixture.values("Requires", in: try #require(files["verticals-gamma.service"])).contains {
-                $0.contains("restore")
-            })
 
         try DeployFixture.installAndVerify(files, in: directory, litestream: layout.litestream)
     }

@@ -56,16 +56,26 @@ struct SystemdReplicaTests {
             DeployFixture.values("Environment", in: try #require(files["verticals-alpha.service"])).contains(
                 "\"VERTICALS_STORE_REPLICA=litestream\""))
 
-        let beta = try #require(files["verticals-beta-replica.service"])
-        #expect(DeployFixture.values("PrivateNetwork", in: beta).isEmpty, "SFTP needs the network")
+        let beta = try Self.expectBetaOverSFTP_andNoneForGamma(
+            files, unit: "replica", gammaKey: "Environment", naming: "VERTICALS_STORE_REPLICA")
         #expect(DeployFixture.values("RestrictAddressFamilies", in: beta) == ["AF_UNIX AF_INET AF_INET6"])
-        #expect(DeployFixture.values("CapabilityBoundingSet", in: beta) == [""])
-        #expect(files["verticals-gamma-replica.service"] == nil, "no replica, no unit")
-        #expect(
-            !DeployFixture.values("Environment", in: try #require(files["verticals-gamma.service"])).contains {
-                $0.contains("VERTICALS_STORE_REPLICA")
-            })
 
         try DeployFixture.installAndVerify(files, in: directory, litestream: layout.litestream)
+    }
+
+    /// Beta's and gamma's share of ``export(in:alphaFolder:alphaUser:)``'s `files` in units of
+    /// kind `unit` (`replica`, `restore`): beta's `verticals-beta-<unit>.service`, over SFTP, may
+    /// reach the network and holds no capability; gamma, with no replica, has no such unit, and no
+    /// `gammaKey` line of its vertical's unit holds `naming`. Returns beta's unit.
+    static func expectBetaOverSFTP_andNoneForGamma(
+        _ files: [String: String], unit: String, gammaKey: String, naming: String
+    ) throws -> String {
+        let beta = try #require(files["verticals-beta-\(unit).service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: beta).isEmpty, "SFTP needs the network")
+        #expect(DeployFixture.values("CapabilityBoundingSet", in: beta) == [""])
+        #expect(files["verticals-gamma-\(unit).service"] == nil, "no replica, no \(unit) unit")
+        let gamma = try #require(files["verticals-gamma.service"])
+        #expect(!DeployFixture.values(gammaKey, in: gamma).contains { $0.contains(naming) }, "\(gamma)")
+        return beta
     }
 }
