@@ -28,10 +28,7 @@ struct SyncRouteTests {
             // What an onSync handler must never do: wait, here for 30 ms, holding the loop.
             if input.text == "hold" { usleep(30_000) }
             let current = RequestContext.current
-            let isCurrent =
-                current?.correlationID == context.correlationID && current?.operation == context.operation
-                && current?.connection === context.connection
-            let seen = isCurrent ? "current" : "no current"
+            let seen = current === context ? "current" : "no current"
             return .init(text: "\(input.text) on \(MultiLoopHostTests.threadName()), \(seen)", servedBy: 0)
         }
         router.onSync(echo.fail) { input, _ in throw ServiceError(input.code, input.message) }

@@ -3,9 +3,9 @@ import VerticalsWire
 /// The request a task serves, as a call it makes sees it: the deadline the call inherits and the
 /// trace it continues.
 ///
-/// A host binds ``Serving/request`` while it runs a handler (VerticalsServiceKit binds an object
-/// that holds the handler's `RequestContext`), so a call made from the handler carries the
-/// request's remaining deadline without threading it by hand. A program that serves nothing (a command-line tool)
+/// A host binds ``Serving/request`` while it runs a handler (VerticalsServiceKit's
+/// `RequestContext` is one), so a call made from the handler carries the request's remaining
+/// deadline without threading it by hand. A program that serves nothing (a command-line tool)
 /// has none: its calls carry their own deadline and no trace.
 public protocol CallOrigin: AnyObject, Sendable {
     /// When the served request's caller stops waiting, if it said.

@@ -3,9 +3,8 @@ import VerticalsClient
 /// The request a task serves, as the spans and log lines made while serving it see it: its place in
 /// its trace and its server span.
 ///
-/// What VerticalsServiceKit's host binds as `Serving/current` while a handler runs is one (it holds
-/// the handler's `RequestContext`), and this module reads it back from there, so tracing and
-/// logging need no host.
+/// VerticalsServiceKit's `RequestContext` is one. The host binds it as `Serving/request` while a
+/// handler runs, and this module reads it back from there, so tracing and logging need no host.
 public protocol TracedRequest: CallOrigin {
     /// The server span's place in its trace (nil when the daemon traces nothing).
     var trace: TraceIdentity? { get }

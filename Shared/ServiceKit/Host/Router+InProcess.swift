@@ -22,7 +22,7 @@ extension Router {
         let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
         let response = InProcessAnswer()
         try await handler(
-            message, HeldContext(context ?? RequestContext(operation: operation.fullName, correlationID: 1)),
+            message, context ?? RequestContext(operation: operation.fullName, correlationID: 1),
             Answer(target: response, id: 1, serial: 1, atOnce: false))
         return try response.output(as: Output.self)
     }

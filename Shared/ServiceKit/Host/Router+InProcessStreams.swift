@@ -22,11 +22,9 @@ extension Router {
         let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
         let sink = CollectingSink()
         let context = RequestContext(
-            operation: operation.fullName, correlationID: 1, deadline: nil, traceparent: nil,
-            connection: ConnectionFacts(
-                peer: nil, caller: nil, callerIsOperator: false, logger: .init(label: "verticals"), events: sink))
-        try await handler(
-            message, HeldContext(context), Answer(target: InProcessAnswer(), id: 1, serial: 1, atOnce: false))
+            operation: operation.fullName, correlationID: 1, deadline: nil, traceparent: nil, peer: nil, caller: nil,
+            logger: .init(label: "verticals"), events: sink)
+        try await handler(message, context, Answer(target: InProcessAnswer(), id: 1, serial: 1, atOnce: false))
         return try sink.frames.withLock { $0 }.map { frame in
             try Message(payload: Array(frame.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Event.self)
         }

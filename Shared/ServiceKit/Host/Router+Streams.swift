@@ -24,14 +24,13 @@ extension Router {
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let checksEnumerations = Input.schema.containsEnumerations
         let endSize = FrameSizeHint()
-        routes[operation.fullName] = Handler { message, request, answer in
+        routes[operation.fullName] = Handler { message, context, answer in
             guard !Self.decodesOffLoop(message) else {
                 return try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
-                    (input: Input) in try await stream(input, request.context, answer)
+                    (input: Input) in try await stream(input, context, answer)
                 }
             }
-            try await stream(
-                try Self.input(of: message, checkingEnumerations: checksEnumerations), request.context, answer)
+            try await stream(try Self.input(of: message, checkingEnumerations: checksEnumerations), context, answer)
         }
         routes[operation.fullName]?.isStream = true
         operations.append(operation.descriptor)

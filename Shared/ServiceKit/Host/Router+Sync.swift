@@ -46,9 +46,9 @@ extension Router {
         }
         // Only a body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop,
         // handled on it, freed off it again, then answered.
-        let route: Route = { message, request, answer in
+        let route: Route = { message, context, answer in
             let output = try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
-                (input: Input) in try run(input, request.context)
+                (input: Input) in try run(input, context)
             }
             answer.respond(output, sized: answerSize)
         }

@@ -12,16 +12,13 @@ public struct Router: Sendable {
     /// A handler with its types erased: decodes the body, runs, and writes the Output's response
     /// frame where `answer` says (``Answer/respond(_:sized:)``).
     ///
-    /// The request's context comes in its holder (``RequestHolder``), read where the handler is
-    /// called: a reference, not the value, is what each layer's frame keeps.
-    ///
     /// `nonisolated(nonsending)`, as the handlers are: a route runs on the executor of the task that
     /// calls it (the loop's), so entering it is a plain call. A `@concurrent` one would hop to the
     /// generic executor first, and every such hop asks the runtime for the task's executor
     /// preference under the task's status-record lock.
     typealias Route =
-        nonisolated(nonsending) @Sendable (_ message: Message, _ request: any RequestHolder, _ answer: Answer)
-        async throws -> Void
+        nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) async throws
+        -> Void
 
     /// The vertical served.
     public let service: String
@@ -62,41 +59,30 @@ public struct Router: Sendable {
         requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
-        routes[operation.fullName] = Handler { message, request, answer in
-            // A large body's way in a function of its own: its closure, inline, would grow this
-            // closure's frame, which every request's task allocates.
+        routes[operation.fullName] = Handler { message, context, answer in
+            // The same few lines twice rather than a shared function: passing the handler to one
+            // would reabstract it, an allocation on every request.
             guard !Self.decodesOffLoop(message) else {
-                return try await Self.serveLargeInput(
-                    message, request, answer, handler, checkingEnumerations: checksEnumerations, sized: answerSize)
+                let output = try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
+                    (input: Input) in
+                    do {
+                        return try await handler(input, context)
+                    } catch {
+                        throw Self.wireForm(of: error)
+                    }
+                }
+                return answer.respond(output, sized: answerSize)
             }
             let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             let output: Output
             do {
-                output = try await handler(input, request.context)
+                output = try await handler(input, context)
             } catch {
                 throw Self.wireForm(of: error)
             }
             answer.respond(output, sized: answerSize)
         }
         operations.append(operation.descriptor)
-    }
-
-    /// Serves a request whose body is over ``offLoopInputBytes`` with `handler`
-    /// (``withLargeInput(of:checkingEnumerations:_:)``), as ``on(_:_:)`` serves any other.
-    nonisolated(nonsending) static func serveLargeInput<Input: WireMessage, Output: WireMessage>(
-        _ message: Message, _ request: any RequestHolder, _ answer: Answer,
-        _ handler: nonisolated(nonsending) @Sendable (Input, RequestContext) async throws -> Output,
-        checkingEnumerations: Bool, sized answerSize: FrameSizeHint
-    ) async throws {
-        let output = try await withLargeInput(of: message, checkingEnumerations: checkingEnumerations) {
-            (input: Input) in
-            do {
-                return try await handler(input, request.context)
-            } catch {
-                throw wireForm(of: error)
-            }
-        }
-        answer.respond(output, sized: answerSize)
     }
 
     /// Stops the process unless `operation` may be routed here: this vertical's (or a built-in),

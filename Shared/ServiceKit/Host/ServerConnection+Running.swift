@@ -42,10 +42,8 @@ extension ServerConnection {
     /// needs. (One that answers at once is served as it is prepared, with none of this.)
     ///
     /// A class: it is handed into the handler's task and on, and a struct of this size cost a
-    /// retain of each of its references at every copy. It is also what is bound as
-    /// ``Serving/current`` while its handler runs (``RequestHolder``), so binding the request makes
-    /// no object of its own.
-    final class Prepared: RequestHolder {
+    /// retain of each of its references at every copy.
+    final class Prepared: Sendable {
         let id: UInt64
         let message: Message
         let route: Router.Route

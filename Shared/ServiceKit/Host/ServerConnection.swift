@@ -94,9 +94,6 @@ final class ServerConnection: @unchecked Sendable {
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
     private(set) var logger: Logger
-    /// What every request's ``RequestContext`` on this connection shares (its caller, its logger,
-    /// this connection as the event sink): made on the first request, let go once closed.
-    private var contextFacts: ConnectionFacts?
     /// The handshake, frame and idle clocks the host's sweep looks at (see `+Timeouts`).
     // `@exclusivity(unchecked)`: counted on every frame, where a checked access through a method
     // costs about 60 instructions a request. Sound because this object is loop-confined (above)
@@ -166,7 +163,7 @@ final class ServerConnection: @unchecked Sendable {
         _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
     ) -> Bool {
         do {
-            try ThreadServedRequest.serving(context) {
+            try Serving.withThreadRequest(context) {
                 try answer(message, context, Answer(target: self, id: id, serial: serial, atOnce: true))
             }
         } catch is Router.NotAtOnce {
@@ -175,14 +172,6 @@ final class ServerConnection: @unchecked Sendable {
             finished(id, failed(error, context), serial: serial, answeredAtOnce: true)
         }
         return true
-    }
-
-    /// Answers `request`, whose handler threw `error`. Out of line, as
-    /// ``nextBufferedRequest()`` is: its context, copied into the inline task's frame, would
-    /// have grown the frame past the task's first slab.
-    @inline(never)
-    private func failed(_ request: Prepared, _ error: any Error) {
-        finished(request.id, failed(error, request.context), serial: request.entry.serial)
     }
 
     /// The error that answers a request whose handler threw `error`.
@@ -294,7 +283,6 @@ final class ServerConnection: @unchecked Sendable {
         }
         let now = received
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
-        let facts = contextFacts ?? madeContextFacts()
         let context: RequestContext
         if let traceLane {
             let trace = traceLane.serverIdentity(traceparent: envelope.traceparent)
@@ -302,11 +290,14 @@ final class ServerConnection: @unchecked Sendable {
             if trace.sampled, let traces { span = serverSpan(trace, message, traces, traceLane, now) }
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, connection: facts, trace: trace, span: span)
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
+                callerIsOperator: grant.isOperator, logger: logger, events: self,
+                trace: trace, span: span)
         } else {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, connection: facts)
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
+                callerIsOperator: grant.isOperator, logger: logger, events: self)
         }
         serials &+= 1
         var entry = InFlight(
@@ -326,17 +317,6 @@ final class ServerConnection: @unchecked Sendable {
         }
         // A copy of the frame: its handler may suspend, and hold it past this read.
         return Prepared(id: id, message: message.detached(), route: operation.route, context: context, entry: entry)
-    }
-
-    /// Makes ``contextFacts``, on the connection's first request (kept only while the connection
-    /// is open: ``closed()`` let them go, and they would hold this connection again).
-    @inline(never)
-    private func madeContextFacts() -> ConnectionFacts {
-        let facts = ConnectionFacts(
-            peer: connection.peerCredentials, caller: caller, callerIsOperator: grant.isOperator, logger: logger,
-            events: self)
-        if !connection.isClosed { contextFacts = facts }
-        return facts
     }
 
     /// The operation `name` routes to, if any: the last one looked up when the name repeats (a
@@ -387,14 +367,14 @@ final class ServerConnection: @unchecked Sendable {
                 // each takes the task's status-record lock.
                 do {
                     // The route writes its answer itself (``answer(_:expectedBytes:_:)``).
-                    try await Serving.$request.withValue(request) {
+                    try await Serving.$request.withValue(request.context) {
                         try await request.route(
-                            request.message, request,
+                            request.message, request.context,
                             Answer(target: self, id: request.id, serial: request.entry.serial, atOnce: false))
                     }
                 } catch {
                     loop.preconditionInEventLoop()
-                    failed(request, error)
+                    finished(request.id, failed(error, request.context), serial: request.entry.serial)
                 }
                 // Only while still inline: once a handler suspended, the frames after it belong to
                 // the read callback again (its order, its backpressure).
@@ -615,8 +595,6 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func closed() {
-        // The facts hold this connection (their event sink): let go of them, or neither is freed.
-        contextFacts = nil
         abandonInFlight()
         host.connectionClosed(self)
     }
