@@ -17,7 +17,7 @@ struct PendingCallsTests {
                     let result = await withUnsafeContinuation { continuation in
                         let call = PendingCall(
                             id: id, service: "bench", operation: "bench.echo", deadline: Deadline(.now + .seconds(30)),
-                            sink: MessageSink(continuation: continuation))
+                            continuation: continuation)
                         table.calls.withLock { $0.insert((call, [UInt8(id)])) }
                     }
                     guard case .failure(let error) = result else { return "answered with a message" }
@@ -33,17 +33,17 @@ struct PendingCallsTests {
                 let second = calls.removeValue(forKey: 2)
                 #expect(second?.bytes == [2])
                 #expect(calls.removeValue(forKey: 2) == nil)
-                second?.call.fail(ServiceError(.cancelled, "2"))
+                second?.call.complete(.failure(ServiceError(.cancelled, "2")))
                 let first = calls.removeValue(forKey: 1)
                 #expect(first?.bytes == [1])
                 #expect(!calls.contains(1))
-                first?.call.fail(ServiceError(.cancelled, "1"))
+                first?.call.complete(.failure(ServiceError(.cancelled, "1")))
                 // The one left sits in the dictionary: entries and removeAll find it there.
                 #expect(calls.entries.map(\.call.id) == [3])
                 let rest = calls.removeAll()
                 #expect(rest.map(\.call.id) == [3])
                 #expect(calls.isEmpty)
-                for entry in rest { entry.call.fail(ServiceError(.cancelled, "\(entry.call.id)")) }
+                for entry in rest { entry.call.complete(.failure(ServiceError(.cancelled, "\(entry.call.id)"))) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }

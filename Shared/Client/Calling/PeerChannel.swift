@@ -77,18 +77,19 @@ final class PeerChannel {
     /// Sends a request frame for `call`, connecting first when needed.
     func send(_ bytes: [UInt8], _ call: PendingCall) {
         guard machine.takesCalls else {
-            call.fail(ServiceError(.unavailable, "the client is closed"))
+            call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
             return
         }
         if let problem {
-            call.fail(
-                ServiceError(
-                    .unavailable, "\(service) cannot be called: \(problem)", details: [ErrorDetail("service", service)])
-            )
+            call.complete(
+                .failure(
+                    ServiceError(
+                        .unavailable, "\(service) cannot be called: \(problem)",
+                        details: [ErrorDetail("service", service)])))
             return
         }
         if !refused.isEmpty, let error = refused[call.operation] {
-            call.fail(error)
+            call.complete(.failure(error))
             return
         }
         watchDeadline(call.deadline.instant)
@@ -107,7 +108,7 @@ final class PeerChannel {
     /// Gives up on call `id`: answers it `cancelled` and tells the callee.
     func cancel(_ id: UInt64) {
         guard let entry = pending.removeValue(forKey: id) else { return }
-        entry.call.fail(ServiceError(.cancelled, "\(entry.call.description) was cancelled by the caller"))
+        entry.call.complete(.failure(ServiceError(.cancelled, "\(entry.call.description) was cancelled by the caller")))
         sendCancel(id)
     }
 
@@ -210,8 +211,7 @@ final class PeerChannel {
         }
         refused = [:]
         // Strong captures: a connection drops its handlers once closed, which ends the cycles.
-        // In place: an answer is decoded from the read buffer, with no copy (``CallSink``).
-        connection.onFrameBytes = { [self] frame in received(frame, on: connection) }
+        connection.onFrame = { [self] payload in received(payload, on: connection) }
         connection.onFrameError = { [self] error in
             broken(connection, ServiceError(.protocolError, "\(service) broke framing: \(error)"))
         }
@@ -251,7 +251,7 @@ final class PeerChannel {
         unsent.removeAll()
         for (id, bytes) in queued where pending.contains(id) {
             if !refused.isEmpty, let operation = pending[id]?.call.operation, let error = refused[operation] {
-                pending.removeValue(forKey: id)?.call.fail(error)
+                _ = pending.removeValue(forKey: id)?.call.complete(.failure(error))
                 continue
             }
             connection.write(bytes)
@@ -312,32 +312,29 @@ final class PeerChannel {
         return "its certificate names \(name.map { "verticals://\($0)" } ?? "no vertical"), not verticals://\(service)"
     }
 
-    /// A frame from the callee, read in place: `frame` and the message made from it are valid only
-    /// during this call, so what outlives it is decoded from it (an answer's Output, an error) or
-    /// a copy of it (``Message/detached()``: an event, the contract check's answer).
-    private func received(_ frame: ByteReader, on connection: Connection) {
+    private func received(_ payload: [UInt8], on connection: Connection) {
         let message: Message
         do {
-            message = try Message(frame: frame)
+            message = try Message(payload: payload)
         } catch {
             broken(connection, ServiceError(.protocolError, "\(service) sent an invalid envelope: \(error)"))
             return
         }
         let id = message.envelope.correlationID
         if id == Self.contractCheckID, let expected = machine.checkAnswered(on: connection) {
-            contractChecked(message.detached(), on: connection, expected: expected)
+            contractChecked(message, on: connection, expected: expected)
             return
         }
         switch message.envelope.kind {
         case .response, .pong:
-            answered(id, message)
+            complete(id, .success(message))
         case .error:
             let error: ServiceError
             do {
                 // Read no further than what is kept or served on (``ServiceError/init(fromCallee:)``).
                 error = try ServiceError(fromCallee: message)
             } catch {
-                failed(id, ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)"))
+                complete(id, .failure(ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)")))
                 return
             }
             if id == 0, error.details.contains(ServiceError.unreadDetail) {
@@ -356,9 +353,8 @@ final class PeerChannel {
         case .event:
             // One item of a stream: to the call that asked for it; else (cancelled, or a plain
             // call the callee streams to) dropped, as a late answer is.
-            // A copy: the stream keeps it until its reader reads it.
             let onEvent = pending[id]?.call.onEvent
-            onEvent?(message.detached())
+            onEvent?(message)
         case .request, .cancel, .ping:
             broken(
                 connection,
@@ -371,7 +367,7 @@ final class PeerChannel {
     private func resendOnANewConnection(leaving connection: Connection) {
         let action = machine.handedOver(connection, callsPending: !pending.isEmpty)
         connection.onClose = nil
-        connection.onFrameBytes = nil
+        connection.onFrame = nil
         connection.close()
         switch action {
         case .resend:
@@ -390,26 +386,18 @@ final class PeerChannel {
         }
     }
 
-    /// Completes call `id` with the callee's answer, `message`, in place (see ``received(_:on:)``).
-    private func answered(_ id: UInt64, _ message: Message) {
+    private func complete(_ id: UInt64, _ result: consuming Result<Message, ServiceError>) {
         // An answer for an id no longer pending arrived after its deadline or cancel: drop it.
         guard let entry = pending.removeValue(forKey: id) else { return }
         machine.callAnswered()
-        entry.call.answer(message)
-    }
-
-    /// Fails call `id`, which the callee answered with what does not read, with `error`.
-    private func failed(_ id: UInt64, _ error: ServiceError) {
-        guard let entry = pending.removeValue(forKey: id) else { return }
-        machine.callAnswered()
-        entry.call.fail(error)
+        entry.call.complete(result)
     }
 
     /// Completes call `id` with `error`, the callee's answer to it, held to what its operation declares.
     private func completeFromCallee(_ id: UInt64, _ error: ServiceError) {
         guard let entry = pending.removeValue(forKey: id) else { return }
         machine.callAnswered()
-        entry.call.fail(entry.call.fromCallee(error))
+        entry.call.complete(.failure(entry.call.fromCallee(error)))
     }
 
     private func checkDeadlines() {
@@ -426,10 +414,11 @@ final class PeerChannel {
 
     private func deadlinePassed(_ id: UInt64) {
         guard let entry = pending.removeValue(forKey: id) else { return }
-        entry.call.fail(
-            ServiceError(
-                .deadlineExceeded, "\(entry.call.description) got no answer before its deadline",
-                details: [ErrorDetail("service", service)]))
+        entry.call.complete(
+            .failure(
+                ServiceError(
+                    .deadlineExceeded, "\(entry.call.description) got no answer before its deadline",
+                    details: [ErrorDetail("service", service)])))
         sendCancel(id)
     }
 
@@ -450,7 +439,7 @@ final class PeerChannel {
         let entries = pending.removeAll()
         unsent.removeAll()
         for entry in entries {
-            entry.call.fail(error)
+            entry.call.complete(.failure(error))
         }
     }
 }

@@ -92,7 +92,7 @@ extension ServiceClient {
                         } catch {
                             continuation.finish(throwing: error)
                         }
-                    }, frame: frame, sink: { continuation, _ in MessageSink(continuation: continuation) })
+                    }, frame: frame)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

@@ -42,14 +42,13 @@ public final class ServiceClient: Sendable {
     /// Where an answer over ``offLoopAnswerBytes`` is decoded (nil: where it is awaited).
     public let offLoop: OffLoop?
 
-    /// The largest answer body decoded on the loop, in place as it is read: 64 KiB.
+    /// The largest answer body decoded where it is awaited (a handler's: the loop): 64 KiB.
     ///
     /// A callee's answer costs its caller's loop a decode proportional to its size, and a frame
-    /// may be 4 MiB: so a bigger answer is copied out and decoded on the ``OffLoop`` threads (with
-    /// none, where it is awaited), and the loop's cost per answer stays what 64 KiB costs (well
-    /// under a millisecond in a release build). Every answer of the reference suite (a page of a
-    /// list, a description) is smaller, so keeps the path without a copy or a thread hop; above it
-    /// they cost little beside the decode they move.
+    /// may be 4 MiB: so a bigger answer is decoded on the ``OffLoop`` threads, and the loop's cost
+    /// per answer stays what 64 KiB costs (well under a millisecond in a release build). Every
+    /// answer of the reference suite (a page of a list, a description) is smaller, so keeps the
+    /// path without a thread hop; above it the hop costs little beside the decode it moves.
     public static let offLoopAnswerBytes = 64 * 1024
 
     /// A client whose connections run on `loop`; with `calleeCheck`, each new connection is
@@ -89,38 +88,28 @@ public final class ServiceClient: Sendable {
     nonisolated(nonsending) public func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration? = nil
     ) async throws(ServiceError) -> Output {
-        // Decoded on the loop from the read buffer, as it arrives (``OutputSink``); only a body over
-        // `offLoopAnswerBytes`, or a traced call's answer, comes back as a copy of its frame.
-        let answer = try await send(
+        let message = try await send(
             service: operation.service, operation: operation.fullName, declaring: operation.declaredCodes,
-            timeout: timeout,
-            frame: { envelope in
-                requestSize.build { capacity in Message.frame(envelope, body: input, capacity: capacity) }
-            },
-            sink: { continuation, traced in
-                OutputSink<Output>(continuation: continuation, inPlaceBodyLimit: traced ? -1 : Self.offLoopAnswerBytes)
-            })
-        switch answer {
-        case .output(let output):
-            return output
-        case .message(let message):
-            if let offLoop, message.bodyCount > Self.offLoopAnswerBytes {
-                return try await Self.decodeOffLoop(message, of: operation, on: offLoop)
-            }
-            return try Self.decode(message, as: Output.self, operation: operation.fullName)
+            timeout: timeout
+        ) { envelope in
+            requestSize.build { capacity in Message.frame(envelope, body: input, capacity: capacity) }
         }
+        if let offLoop, message.payload.count - message.bodyStart > Self.offLoopAnswerBytes {
+            return try await Self.decodeOffLoop(message, of: operation, on: offLoop)
+        }
+        return try Self.decode(message, of: operation)
     }
 
-    /// The `Output` in `message`'s body, the answer to `operation` (its full name), or
-    /// `protocolError` saying why it does not read.
-    static func decode<Output: WireMessage>(_ message: Message, as _: Output.Type, operation: String)
+    /// The Output in `message`'s body, or `protocolError` saying why it does not read.
+    private static func decode<Input, Output>(_ message: Message, of operation: Operation<Input, Output>)
         throws(ServiceError) -> Output
     {
         do {
             return try message.decodeBody(as: Output.self)
         } catch {
             throw ServiceError(
-                .protocolError, "\(operation) answered with a body that is not a valid \(Output.schema.name): \(error)")
+                .protocolError,
+                "\(operation.fullName) answered with a body that is not a valid \(Output.schema.name): \(error)")
         }
     }
 
@@ -130,7 +119,7 @@ public final class ServiceClient: Sendable {
         _ message: Message, of operation: Operation<Input, Output>, on offLoop: OffLoop
     ) async throws(ServiceError) -> Output {
         try await offLoop.result(
-            of: { () throws(ServiceError) in try decode(message, as: Output.self, operation: operation.fullName) },
+            of: { () throws(ServiceError) in try decode(message, of: operation) },
             refused: ServiceError(
                 .resourceExhausted,
                 "\(operation.fullName) answered with \(message.payload.count) bytes, which were not decoded: "
@@ -143,11 +132,9 @@ public final class ServiceClient: Sendable {
     nonisolated(nonsending) public func callRaw(
         service: String, operation: String, body: [UInt8], timeout: Duration? = nil, traceparent: String? = nil
     ) async throws(ServiceError) -> [UInt8] {
-        try await send(
-            service: service, operation: operation, timeout: timeout, traceparent: traceparent,
-            frame: { envelope in Message.frame(envelope, rawBody: body) },
-            sink: { continuation, _ in MessageSink(continuation: continuation) }
-        ).body
+        try await send(service: service, operation: operation, timeout: timeout, traceparent: traceparent) { envelope in
+            Message.frame(envelope, rawBody: body)
+        }.body
     }
 
     /// Sends a protocol-level `ping` and returns the round-trip time.
@@ -155,10 +142,9 @@ public final class ServiceClient: Sendable {
         -> Duration
     {
         let start = MonotonicInstant.now
-        _ = try await send(
-            service: service, operation: "", kind: .ping, timeout: timeout,
-            frame: { envelope in Message.frame(envelope, rawBody: EmptyCollection()) },
-            sink: { continuation, _ in MessageSink(continuation: continuation) })
+        _ = try await send(service: service, operation: "", kind: .ping, timeout: timeout) { envelope in
+            Message.frame(envelope, rawBody: EmptyCollection())
+        }
         return .now - start
     }
 
@@ -168,16 +154,12 @@ public final class ServiceClient: Sendable {
         loop.execute { channels.closeAll() }
     }
 
-    /// Sends the request `frame` builds and waits for its answer, which `sink` makes of the
-    /// continuation the caller waits on (`traced`: the call has a span, which measures the
-    /// answer's frame, so the sink keeps one).
-    nonisolated(nonsending) func send<Answer: CallAnswer>(
+    nonisolated(nonsending) func send(
         service: String, operation: String, declaring errors: ErrorCodeSet? = nil, kind: MessageKind = .request,
         timeout: Duration?,
         traceparent given: String? = nil, onEvent: (@Sendable (Message) -> Void)? = nil,
-        frame: @Sendable (Envelope) -> [UInt8],
-        sink: (UnsafeContinuation<Result<Answer, ServiceError>, Never>, _ traced: Bool) -> any CallSink
-    ) async throws(ServiceError) -> Answer {
+        frame: @Sendable (Envelope) -> [UInt8]
+    ) async throws(ServiceError) -> Message {
         let now = MonotonicInstant.now // one clock read for the deadline, its check and its wire form
         let served = Serving.current
         // A stream has no deadline of its own unless given one (it may follow for ever): it sends
@@ -213,35 +195,26 @@ public final class ServiceClient: Sendable {
         // executor switches a call, each taking the task's status-record lock (~550 instructions).
         // This one runs where `send` runs, on the caller's executor, which is what
         // `nonisolated(nonsending)` asks for anyway; the handler and the record are the same.
-        let traced = span != nil
-        let result: Result<Answer, ServiceError> = await _unsafeInheritExecutor_withTaskCancellationHandler {
-            // Unsafe (unchecked) continuation: resumed exactly once, by the call's ``CallSink``.
+        let result: Result<Message, ServiceError> = await _unsafeInheritExecutor_withTaskCancellationHandler {
+            // Unsafe (unchecked) continuation: resumed exactly once, by `PendingCall.complete`.
             // `PeerChannel.send` either completes the call at once or files it in `pending`, and
             // every later completion (answer, deadline, cancel, close) first removes the call from
             // `pending` and completes only what it removed; the deadline every call has guarantees
             // that removal. A loop that stopped before the call reached it completes it here.
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Answer, ServiceError>, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>) in
                 let pending = PendingCall(
-                    id: id, service: service, operation: operation, deadline: deadline,
-                    sink: sink(continuation, traced), onEvent: onEvent, errors: errors)
+                    id: id, service: service, operation: operation, deadline: deadline, continuation: continuation,
+                    onEvent: onEvent, errors: errors)
                 if loop.inEventLoop {
                     channels.channel(for: service).send(bytes, pending)
                 } else if !loop.execute({ channels.channel(for: service).send(bytes, pending) }) {
-                    pending.fail(ServiceError(.unavailable, "the client's event loop has stopped"))
+                    pending.complete(.failure(ServiceError(.unavailable, "the client's event loop has stopped")))
                 }
             }
         } onCancel: {
             loop.execute { channels.channel(for: service).cancel(id) }
         }
-        if let span {
-            // A traced call's sink keeps the answer's frame (`traced` above), which the span measures.
-            switch result {
-            case .success(let answer):
-                if let message = answer.keptMessage { span.endCall(.success(message), requestBytes: bytes.count) }
-            case .failure(let error):
-                span.endCall(.failure(error), requestBytes: bytes.count)
-            }
-        }
+        span?.endCall(result, requestBytes: bytes.count)
         return try result.get()
     }
 }
@@ -252,8 +225,7 @@ struct PendingCall: Sendable {
     let service: String
     let operation: String
     let deadline: Deadline
-    /// Where its caller waits, and what the answer is made into there.
-    let sink: any CallSink
+    let continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>
     /// For a stream: called on the loop with each `event` frame before the final answer.
     var onEvent: (@Sendable (Message) -> Void)? = nil
     /// The codes the operation declares, to which a callee's error is held
@@ -271,15 +243,9 @@ struct PendingCall: Sendable {
         return error.declared(errors, by: operation)
     }
 
-    /// Resumes the caller with the callee's answer, `message`, read in place: valid only during
-    /// this call (``CallSink/answered(_:to:)``).
-    func answer(_ message: Message) {
-        sink.answered(message, to: operation)
-    }
-
-    /// Resumes the caller with `error`.
-    func fail(_ error: ServiceError) {
-        sink.failed(error)
+    /// Resumes the caller with `result`.
+    func complete(_ result: consuming Result<Message, ServiceError>) {
+        continuation.resume(returning: result)
     }
 }
 
