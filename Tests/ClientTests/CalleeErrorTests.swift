@@ -61,6 +61,15 @@ struct CalleeErrorTests {
         #expect(try ServiceError(fromCallee: Self.errorFrame(sent)) == sent)
     }
 
+    @Test func fromCallee_givenAnErrorReadInPlaceBeforeAnotherFrame_readsItsOwnBodyOnly() throws {
+        // As the client reads it: in the connection's read buffer, the next frame right after it.
+        let sent = ServiceError(.notFound, "the first", details: [ErrorDetail("id", "c_0001")])
+        let first = Message.frame(Envelope(kind: .error, correlationID: 1), body: sent)
+        let next = Message.frame(Envelope(kind: .error, correlationID: 2), body: ServiceError(.conflict, "the next"))
+        let inPlace = try Message(frame: ByteReader(first + next, start: 4, end: first.count))
+        #expect(try ServiceError(fromCallee: inPlace) == sent)
+    }
+
     /// An error frame, decoded as its caller receives it, carrying `error`.
     static func errorFrame(_ error: ServiceError) throws -> Message {
         try Message(payload: Array(Message.frame(Envelope(kind: .error, correlationID: 1), body: error).dropFirst(4)))

@@ -27,7 +27,7 @@ extension ServiceError {
     /// makes the body unreadable as a `wire.Error` (a field's wire type, a length past the end, no
     /// code).
     package init(fromCallee message: Message) throws(WireDecodingError) {
-        var body = BodyReader(ByteReader(message.payload, start: message.bodyStart, end: message.payload.count))
+        var body = BodyReader(ByteReader(message.payload, start: message.bodyStart, end: message.bodyEnd))
         do {
             try self.init(fromCallee: &body)
         } catch {
