@@ -20,6 +20,18 @@ public struct Router: Sendable {
         nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) async throws
         -> Void
 
+    /// A typed handler, as ``on(_:_:)`` takes it.
+    typealias TypedHandler<Input, Output> =
+        nonisolated(nonsending) @Sendable (Input, RequestContext) async throws -> Output
+
+    /// Makes request `id` ready to serve from `message`, read in place, with its Input decoded
+    /// now, on the loop, before its task starts: the request keeps the Input, so its frame is not
+    /// copied. Throws `invalidInput` when the body is not one.
+    typealias Preparing =
+        @Sendable (
+            _ message: Message, _ id: UInt64, _ context: RequestContext, _ entry: ServerConnection.InFlight
+        ) throws(ServiceError) -> ServerConnection.Prepared
+
     /// The vertical served.
     public let service: String
     /// The vertical's one-sentence summary, for `daemon.describe` (empty when made from a name).
@@ -59,7 +71,7 @@ public struct Router: Sendable {
         requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
-        routes[operation.fullName] = Handler { message, context, answer in
+        var routed = Handler { message, context, answer in
             // The same few lines twice rather than a shared function: passing the handler to one
             // would reabstract it, an allocation on every request.
             guard !Self.decodesOffLoop(message) else {
@@ -82,6 +94,16 @@ public struct Router: Sendable {
             }
             answer.respond(output, sized: answerSize)
         }
+        // A connection's way for a body decoded on the loop: the route above serves the rest. The
+        // request's class is named here, once: these closures are not specialised for the
+        // vertical's types, and naming it in one would look its metadata up on every request.
+        let decoded = ServerConnection.DecodedRequest<Input, Output>.self
+        routed.prepare = { message, id, context, entry throws(ServiceError) in
+            decoded.init(
+                id: id, input: try Self.input(of: message, checkingEnumerations: checksEnumerations),
+                handler: handler, sized: answerSize, context: context, entry: entry)
+        }
+        routes[operation.fullName] = routed
         operations.append(operation.descriptor)
     }
 
@@ -187,5 +209,8 @@ public struct Router: Sendable {
         /// The same route without suspending, for a handler routed with ``onSync(_:_:)``: a
         /// connection runs it with no task.
         var answersAtOnce: SyncRoute? = nil
+        /// How a connection prepares a request whose body it decodes on the loop, for a typed
+        /// handler (``on(_:_:)``); nil where the route reads the frame itself.
+        var prepare: Preparing? = nil
     }
 }

@@ -13,6 +13,8 @@ final class ServedOperation {
     let route: Router.Route
     /// The route without suspending, when its handler answers at once (``Router/onSync(_:_:)``).
     let answersAtOnce: Router.SyncRoute?
+    /// How a request is prepared with its Input decoded on the loop (``Router/Handler/prepare``).
+    let prepare: Router.Preparing?
     /// Where its requests are counted (its loop's).
     let counts: OperationCounts
     /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
@@ -49,8 +51,10 @@ final class ServedOperation {
 
     init(
         route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?, counts: OperationCounts, isInternal: Bool,
-        needsIdentity: Bool, isStream: Bool, audited: String?, keepsDaemonUp: Bool, operatorOnly: Bool = false
+        needsIdentity: Bool, isStream: Bool, audited: String?, keepsDaemonUp: Bool, operatorOnly: Bool = false,
+        prepare: Router.Preparing? = nil
     ) {
+        self.prepare = prepare
         self.operatorOnly = operatorOnly
         self.route = route
         self.answersAtOnce = answersAtOnce
@@ -76,7 +80,7 @@ final class ServedOperation {
                 // Every call of an operator-only operation is audited, with its caller.
                 audited: marked || access.auditedOperations.contains(name) || router.auditedOperations.contains(name)
                     ? name : nil,
-                keepsDaemonUp: !observing.contains(name), operatorOnly: marked)
+                keepsDaemonUp: !observing.contains(name), operatorOnly: marked, prepare: handler.prepare)
             served.index = index
             served.name = name
             served.nameBytes = Array(name.utf8)

@@ -148,7 +148,8 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// A frame, read in place: decoded here, and let go before the connection reads again (a
-    /// request whose handler may suspend keeps a copy, ``Message/detached()``).
+    /// typed handler's request keeps its decoded Input, ``DecodedRequest``; a request served by
+    /// its route from a task keeps a copy, ``Message/detached()``).
     private func received(_ frame: ByteReader) {
         guard let request = prepare(frame) else { return }
         serveInline(request)
@@ -315,8 +316,26 @@ final class ServerConnection: @unchecked Sendable {
             // task below, as an `on` handler is.
             running = Running()
         }
+        if let prepare = operation.prepare, !Router.decodesOffLoop(message) {
+            // Its Input decoded here, in place: the request keeps it, and not the frame.
+            do {
+                return try prepare(message, id, context, entry)
+            } catch {
+                refuseInput(id, error, entry: entry, serial: serials)
+                return nil
+            }
+        }
         // A copy of the frame: its handler may suspend, and hold it past this read.
-        return Prepared(id: id, message: message.detached(), route: operation.route, context: context, entry: entry)
+        return RoutedRequest(
+            id: id, message: message.detached(), route: operation.route, context: context, entry: entry)
+    }
+
+    /// Answers request `id` (the connection's `serial`th), whose body is not its Input, with
+    /// `error`, as its route would have from its task.
+    @inline(never)
+    private func refuseInput(_ id: UInt64, _ error: ServiceError, entry: InFlight, serial: UInt64) {
+        running = Running(id: id, entry: entry)
+        finished(id, error, serial: serial)
     }
 
     /// The operation `name` routes to, if any: the last one looked up when the name repeats (a
@@ -368,8 +387,7 @@ final class ServerConnection: @unchecked Sendable {
                 do {
                     // The route writes its answer itself (``answer(_:expectedBytes:_:)``).
                     try await Serving.$request.withValue(request.context) {
-                        try await request.route(
-                            request.message, request.context,
+                        try await request.serve(
                             Answer(target: self, id: request.id, serial: request.entry.serial, atOnce: false))
                     }
                 } catch {
