@@ -87,6 +87,7 @@ struct BenchRun {
             let loop = makeLoop("bench-driver")
             let supervisor = SupervisorBenchmark(settings: settings, report: report, directory: directory, loop: loop)
             let suite = await supervisor.upRounds()
+            let booking = SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
             if settings.runs("supervisor") { await supervisor.idleWindow(suite) }
             if settings.runs("memory") { await IdleConnections(settings: settings, report: report).run(suite) }
             if settings.runs("suite") || settings.runs("mixed") || settings.runs("upgrade") {
@@ -96,8 +97,7 @@ struct BenchRun {
                 // One source of slots for every section that books, so no two bookings overlap.
                 let slots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
                 if settings.runs("suite") {
-                    await SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
-                        .run(suite, setup: setup, suiteSlots: slots)
+                    await booking.run(suite, setup: setup, suiteSlots: slots)
                 }
                 if settings.runs("mixed") {
                     await MixedLoad(settings: settings, report: report, loop: loop).run(
@@ -111,10 +111,10 @@ struct BenchRun {
             }
             await suite.down()
             if settings.runs("suite") {
-                await TracedBooking(settings: settings, report: report, directory: directory, loop: loop).run()
+                await TracedBooking(bench: booking).run()
             }
             if settings.runs("replication") {
-                await ReplicatedBooking(settings: settings, report: report, directory: directory, loop: loop).run()
+                await ReplicatedBooking(bench: booking).run()
             }
             if settings.runs("memory") {
                 await FiftyServices(settings: settings, report: report, directory: directory, loop: loop).run()

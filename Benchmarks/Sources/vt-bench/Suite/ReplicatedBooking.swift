@@ -13,33 +13,34 @@ import VerticalsWire
 /// Litestream: its CPU per booking over the slice and its resident memory at the end. Skipped,
 /// with a note, when no `litestream` is on PATH (`scripts/install-deps.sh --test` installs it).
 struct ReplicatedBooking {
-    let settings: BenchSettings
-    let report: Report
-    let directory: String
-    let loop: EventLoop
+    /// The suite section whose booking loop this one times, with its settings, report, run
+    /// directory and loop.
+    let bench: SuiteBenchmark
     var slice: Duration = .seconds(3)
     /// The goal of both rows: replication costs a booking at most a tenth.
     static let target = 1.1
 
     func run() async {
         guard let litestream = Self.litestream else {
-            report.note("replication: no litestream on PATH (scripts/install-deps.sh --test installs it); rows skipped")
+            bench.report.note(
+                "replication: no litestream on PATH (scripts/install-deps.sh --test installs it); rows skipped")
             return
         }
         guard replicatedManifest(name: "probe") != nil else {
-            report.note("replication: \(settings.manifest) has no [defaults] table to add a replica to; rows skipped")
+            bench.report.note(
+                "replication: \(bench.settings.manifest) has no [defaults] table to add a replica to; rows skipped")
             return
         }
         var plain: [Booked] = []
         var replicated: [Booked] = []
         var cpuPerBooking: [String: [Double]] = [:]
         var residentMiB: [String: [Double]] = [:]
-        for round in 1...settings.rounds {
-            progress("booking with and without replication, round \(round)/\(settings.rounds)")
+        for round in 1...bench.settings.rounds {
+            progress("booking with and without replication, round \(round)/\(bench.settings.rounds)")
             plain.append(await book(manifest: nil, environment: [:], name: "unreplicated\(round)"))
             // A replica of its own per suite: a fresh suite's stores would come back from the last one's.
             guard let manifest = replicatedManifest(name: "replicated\(round)") else {
-                fail("replication: cannot write a replicated manifest in \(directory)")
+                fail("replication: cannot write a replicated manifest in \(bench.directory)")
             }
             let booked = await book(
                 manifest: manifest, environment: ["VERTICALS_LITESTREAM": litestream], name: "replicated\(round)")
@@ -52,7 +53,7 @@ struct ReplicatedBooking {
             }
         }
         for percentile in [50.0, 99.0] {
-            report.add(
+            bench.report.add(
                 "replication", "book p\(Int(percentile)), 1 client, every store replicated to a folder", unit: "ms",
                 ours: replicated.map { SuiteBenchmark.percentile($0.latencies, percentile) / 1000 },
                 baselineName: "no replica",
@@ -60,10 +61,10 @@ struct ReplicatedBooking {
                 ratioName: "replicated/plain", target: .atMost(Self.target))
         }
         for service in cpuPerBooking.keys.sorted() {
-            report.add(
+            bench.report.add(
                 "replication", "\(service)'s Litestream CPU per booking", unit: "µs",
                 Summary(cpuPerBooking[service] ?? []))
-            report.add(
+            bench.report.add(
                 "replication", "\(service)'s Litestream resident memory", unit: "MiB",
                 Summary(residentMiB[service] ?? []))
         }
@@ -82,17 +83,17 @@ struct ReplicatedBooking {
     /// A fresh suite on `manifest` (the suite's own when nil), one patient, one client booking for
     /// ``slice`` after a warm-up.
     private func book(manifest: String?, environment: [String: String], name: String) async -> Booked {
-        let run = "\(directory)/\(name)"
+        let run = "\(bench.directory)/\(name)"
         let suite = await SupervisedSuite.up(
-            settings, manifest: manifest, environment: environment, runDirectory: run, loop: loop)
-        let setup = await Setup.make(suite: suite, loop: loop, patients: 1)
+            bench.settings, manifest: manifest, environment: environment, runDirectory: run, loop: bench.loop)
+        let setup = await Setup.make(suite: suite, loop: bench.loop, patients: 1)
         let slots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
-        let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
-        let bench = SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
+        let client = ServiceClient(loop: bench.loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
         _ = await bench.book(clients: [client], setup: setup, slots: slots, for: .milliseconds(300))
         let copiers = manifest == nil ? [:] : await Self.litestreams(of: run)
-        if manifest != nil, await !Self.settled(replicas: "\(directory)/\(name)-replicas", count: copiers.count) {
-            report.note("replication: \(name)'s replicas had no first compaction within a minute; measured anyway")
+        if manifest != nil, await !Self.settled(replicas: "\(bench.directory)/\(name)-replicas", count: copiers.count) {
+            bench.report.note(
+                "replication: \(name)'s replicas had no first compaction within a minute; measured anyway")
         }
         let before = copiers.compactMapValues { ProcessStats.cpuSeconds($0) }
         let measured = await bench.book(clients: [client], setup: setup, slots: slots, for: slice)
@@ -111,13 +112,13 @@ struct ReplicatedBooking {
     /// The suite's manifest with a folder replica `name-replicas` in its `[defaults]`, written
     /// beside the runs; nil when the manifest has no `[defaults]` table.
     private func replicatedManifest(name: String) -> String? {
-        guard let text = try? String(contentsOfFile: settings.manifest, encoding: .utf8),
+        guard let text = try? String(contentsOfFile: bench.settings.manifest, encoding: .utf8),
             text.contains("\n[defaults]\n")
         else { return nil }
-        let replicas = "\(directory)/\(name)-replicas"
+        let replicas = "\(bench.directory)/\(name)-replicas"
         try? FileManager.default.createDirectory(atPath: replicas, withIntermediateDirectories: true)
         let line = "replica = { type = \"folder\", path = \"\(replicas)\", sync_interval = \"1s\" }"
-        let path = "\(directory)/\(name).toml"
+        let path = "\(bench.directory)/\(name).toml"
         let replicated = text.replacingOccurrences(of: "\n[defaults]\n", with: "\n[defaults]\n\(line)\n")
         guard (try? replicated.write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return nil }
         return path

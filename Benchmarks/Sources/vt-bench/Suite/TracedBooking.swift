@@ -10,15 +10,14 @@ import VerticalsWire
 /// with the default settings (no collector, sampling 0), alternating round by round. Skipped,
 /// with a note, when the receiver cannot start (opentelemetry-proto missing).
 struct TracedBooking {
-    let settings: BenchSettings
-    let report: Report
-    let directory: String
-    let loop: EventLoop
+    /// The suite section whose booking loop this one times, with its settings, report, run
+    /// directory and loop.
+    let bench: SuiteBenchmark
     var slice: Duration = .milliseconds(1500)
 
     func run() async {
         guard let receiver = startReceiver() else {
-            report.note(
+            bench.report.note(
                 "tracing: the OTLP receiver did not start (python3 with opentelemetry-proto: scripts/install-deps.sh --test); row skipped"
             )
             return
@@ -29,28 +28,27 @@ struct TracedBooking {
         ]
         var plain: [Double] = []
         var traced: [Double] = []
-        for round in 1...settings.rounds {
-            progress("booking with and without an OTLP receiver, round \(round)/\(settings.rounds)")
+        for round in 1...bench.settings.rounds {
+            progress("booking with and without an OTLP receiver, round \(round)/\(bench.settings.rounds)")
             plain.append(await bookingP50(environment: [:], name: "plain\(round)"))
             traced.append(await bookingP50(environment: exported, name: "traced\(round)"))
         }
         let spans =
             (try? String(contentsOfFile: receiver.spansFile, encoding: .utf8))?.split(separator: "\n").count ?? 0
         guard spans > 0 else { fail("the OTLP receiver got no span from the traced suites") }
-        report.add(
+        bench.report.add(
             "suite", "book p50, 1 client, every trace exported to an OTLP receiver", unit: "ms", ours: traced,
             baselineName: "no collector, sampling 0", baseline: plain, ratioName: "traced/plain")
-        report.note("tracing: the receiver got \(spans) spans from the traced suites")
+        bench.report.note("tracing: the receiver got \(spans) spans from the traced suites")
     }
 
     /// A fresh suite with `environment`, one patient, one client booking for `slice`: its p50 in ms.
     private func bookingP50(environment: [String: String], name: String) async -> Double {
         let suite = await SupervisedSuite.up(
-            settings, environment: environment, runDirectory: "\(directory)/\(name)", loop: loop)
-        let setup = await Setup.make(suite: suite, loop: loop, patients: 1)
+            bench.settings, environment: environment, runDirectory: "\(bench.directory)/\(name)", loop: bench.loop)
+        let setup = await Setup.make(suite: suite, loop: bench.loop, patients: 1)
         let slots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
-        let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
-        let bench = SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
+        let client = ServiceClient(loop: bench.loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
         _ = await bench.book(clients: [client], setup: setup, slots: slots, for: .milliseconds(300))
         let run = await bench.book(clients: [client], setup: setup, slots: slots, for: slice)
         client.close()
@@ -60,9 +58,9 @@ struct TracedBooking {
 
     /// The receiver on a free loopback port, once it listens; nil when it cannot start.
     private func startReceiver() -> (process: Process, port: Int, spansFile: String)? {
-        let script = "\(settings.rootDirectory)/scripts/otlp-receiver.py"
-        let portFile = "\(directory)/otlp.port"
-        let spansFile = "\(directory)/otlp.spans"
+        let script = "\(bench.settings.rootDirectory)/scripts/otlp-receiver.py"
+        let portFile = "\(bench.directory)/otlp.port"
+        let spansFile = "\(bench.directory)/otlp.spans"
         let process = Subprocess.start("/usr/bin/env", ["python3", script, portFile, spansFile])
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline, process.isRunning {
