@@ -14,8 +14,9 @@ extension ServerConnection {
         /// Nothing running inline.
         init() {}
 
-        /// Request `id` starts inline with `entry`.
-        init(id: UInt64, entry: InFlight) {
+        /// Request `id` starts inline with `entry`, set in place: a `Running` made and then
+        /// assigned is copied in, a retain of each of the entry's references, and then freed.
+        mutating func start(_ id: UInt64, _ entry: consuming InFlight) {
             currentID = id
             current = entry
         }

@@ -310,11 +310,14 @@ final class ServerConnection: @unchecked Sendable {
             idleExit.began()
         }
         if let answer = operation.answersAtOnce, message.bodyCount <= Router.offLoopInputBytes {
-            running = Running(id: id, entry: entry)
+            // Moved, not copied: an entry copied is a retain of each of its references, and a
+            // release of each when the copy goes.
+            running.start(id, consume entry)
             if serveAtOnce(id, message, context, serial: serials, answer) { return nil }
             // Its handler could not answer without suspending, and answered nothing: served in a
-            // task below, as an `on` handler is.
-            running = Running()
+            // task below, as an `on` handler is, with the entry it still has.
+            guard let declined = running.take() else { return nil }
+            entry = declined
         }
         if let prepare = operation.prepare, !Router.decodesOffLoop(message) {
             // Its Input decoded here, in place: the request keeps it, and not the frame.
@@ -333,8 +336,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Answers request `id` (the connection's `serial`th), whose body is not its Input, with
     /// `error`, as its route would have from its task.
     @inline(never)
-    private func refuseInput(_ id: UInt64, _ error: ServiceError, entry: InFlight, serial: UInt64) {
-        running = Running(id: id, entry: entry)
+    private func refuseInput(_ id: UInt64, _ error: ServiceError, entry: consuming InFlight, serial: UInt64) {
+        running.start(id, entry)
         finished(id, error, serial: serial)
     }
 
@@ -375,7 +378,7 @@ final class ServerConnection: @unchecked Sendable {
     private func serveInline(_ first: Prepared) {
         inlineBatch &+= 1
         let batch = inlineBatch
-        running = Running(id: first.id, entry: first.entry)
+        running.start(first.id, first.entry)
         // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
         let task = Task.immediate(executorPreference: self.loop) { [self] in
             var next: Prepared? = first
@@ -427,7 +430,7 @@ final class ServerConnection: @unchecked Sendable {
     private func nextBufferedRequest() -> Prepared? {
         while let frame = connection.nextBufferedFrameBytes() {
             if let request = prepare(frame) {
-                running = Running(id: request.id, entry: request.entry)
+                running.start(request.id, request.entry)
                 return request
             }
         }
