@@ -3,6 +3,7 @@ import VerticalsWire
 
 /// Where a route writes its answer once its handler has returned: a connection's outbound bytes
 /// (``ServerConnection``), or a frame an in-process caller decodes (``InProcessAnswer``).
+@usableFromInline
 protocol AnswerTarget: AnyObject {
     /// Writes the frame `encode` appends as the answer to `request`, if it is still owed, and
     /// returns the frame's length; 0 when nothing was written (the request was answered already,
@@ -12,16 +13,18 @@ protocol AnswerTarget: AnyObject {
 
 /// The request a route answers, and where its answer goes: passed to the route, so that the
 /// answer is encoded where it is sent, with no frame of its own in between.
+@usableFromInline
 struct Answer {
-    let target: any AnswerTarget
+    @usableFromInline let target: any AnswerTarget
     /// The request's correlation id.
-    let id: UInt64
+    @usableFromInline let id: UInt64
     /// Which request of its connection it is (``ServerConnection/InFlight/serial``).
     let serial: UInt64
     /// Whether its handler runs on the loop with no task (``Router/onSync(_:_:)``).
     let atOnce: Bool
 
     /// Answers with `output`, its frame built with room for what `hint` learnt.
+    @inlinable
     func respond<Output: WireMessage>(_ output: Output, sized hint: FrameSizeHint) {
         let id = self.id
         let length = target.answer(self, expectedBytes: hint.capacity) { writer in

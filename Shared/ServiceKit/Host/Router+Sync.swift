@@ -5,7 +5,8 @@ import VerticalsWire
 extension Router {
     /// A route that answers without suspending: decodes the body, runs, and writes the Output's
     /// response frame where `answer` says.
-    typealias SyncRoute = @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) throws -> Void
+    @usableFromInline typealias SyncRoute =
+        @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) throws -> Void
 
     /// Serves `operation` with a `handler` that answers at once, without suspending: one that
     /// computes from its Input and what the vertical holds in memory (a lookup in a cache, a
@@ -26,12 +27,39 @@ extension Router {
     /// ```swift
     /// router.onSync(Clinics.get) { input, _ in try directory.clinic(input.id) }
     /// ```
+    @inlinable
     public mutating func onSync<Input, Output>(
         _ operation: Operation<Input, Output>,
         _ handler: @escaping @Sendable (Input, RequestContext) throws -> Output
     ) {
-        requireRoutable(operation)
+        // Inlinable, so that the route that answers at once is compiled where the vertical
+        // routes it, for its own Input and Output: decoding, the handler's call and encoding with
+        // no generic indirection (an Output passed and freed through its type's metadata).
         let answerSize = FrameSizeHint()
+        let checksEnumerations = Input.schema.containsEnumerations
+        let answerAtOnce: SyncRoute = { message, context, answer in
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            let output: Output
+            do {
+                output = try handler(input, context)
+            } catch {
+                throw Self.wireForm(of: error)
+            }
+            answer.respond(output, sized: answerSize)
+        }
+        routeSync(operation, handler, answerAtOnce, sized: answerSize)
+    }
+
+    /// Routes `operation`, whose route that answers at once is `answerAtOnce`: its route for a
+    /// body over ``offLoopInputBytes``, which comes in a task (decoded off the loop, handled on
+    /// it, freed off it again, then answered), is made here.
+    @usableFromInline
+    mutating func routeSync<Input, Output>(
+        _ operation: Operation<Input, Output>,
+        _ handler: @escaping @Sendable (Input, RequestContext) throws -> Output,
+        _ answerAtOnce: @escaping SyncRoute, sized answerSize: FrameSizeHint
+    ) {
+        requireRoutable(operation)
         let checksEnumerations = Input.schema.containsEnumerations
         let run: @Sendable (Input, RequestContext) throws -> Output = { input, context in
             do {
@@ -40,12 +68,6 @@ extension Router {
                 throw Self.wireForm(of: error)
             }
         }
-        let answerAtOnce: SyncRoute = { message, context, answer in
-            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
-            answer.respond(try run(input, context), sized: answerSize)
-        }
-        // Only a body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop,
-        // handled on it, freed off it again, then answered.
         let route: Route = { message, context, answer in
             let output = try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
                 (input: Input) in try run(input, context)

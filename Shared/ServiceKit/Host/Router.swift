@@ -157,6 +157,7 @@ public struct Router: Sendable {
     /// The direct decoder keeps such a case as `unknown(raw)` (right for an Output an older
     /// client reads); an Input with one cannot be acted on, so no vertical has to remember
     /// to refuse it. Only Inputs with an enumeration somewhere pay for the scan.
+    @inlinable
     static func input<Input: WireMessage>(
         of message: Message, checkingEnumerations: Bool
     ) throws(ServiceError) -> Input {
@@ -187,6 +188,7 @@ public struct Router: Sendable {
     /// ``ServiceErrorConvertible/serviceError``; anything else as it is (the host answers a
     /// cancellation as `cancelled`, a store failure by its kind, the rest as `internal`).
     /// The one place a domain error becomes a wire error, for plain and streaming routes.
+    @inlinable
     static func wireForm(of error: any Error) -> any Error {
         (error as? any ServiceErrorConvertible)?.serviceError ?? error
     }
