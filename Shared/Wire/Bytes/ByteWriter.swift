@@ -27,7 +27,30 @@ public struct ByteWriter: Sendable {
     /// Appends raw bytes.
     @inlinable
     public mutating func writeBytes(_ other: some Sequence<UInt8>) {
-        bytes.append(contentsOf: other)
+        let copied: Void? = other.withContiguousStorageIfAvailable { buffer in append(copying: buffer) }
+        if copied == nil { bytes.append(contentsOf: other) }
+    }
+
+    /// Appends the bytes in `buffer`, copied in one go into room made at the end: an array's
+    /// append of a sequence copies through the sequence's generic path, about 75 instructions
+    /// for eight bytes.
+    @inlinable
+    mutating func append(copying buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress else { return }
+        append(buffer.count) { room in room.copyMemory(from: source, byteCount: buffer.count) }
+    }
+
+    /// Appends `count` bytes, which `store` writes at the start of the room made for them at
+    /// the end (all `count` of them: each is read as written).
+    @inlinable
+    mutating func append(_ count: Int, storing store: (UnsafeMutableRawPointer) -> Void) {
+        guard count > 0 else { return }
+        bytes.append(addingCapacity: count) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                store(UnsafeMutableRawPointer(room.baseAddress!))
+                initialized = count
+            }
+        }
     }
 
     /// Appends `value` as a varint.
@@ -83,16 +106,13 @@ public struct ByteWriter: Sendable {
         writeBytes(ofStored: value.littleEndian)
     }
 
-    /// Appends the bytes of `value` as it lies in memory (already in the byte order wanted), as
-    /// one append through a typed buffer pointer, whose append is a capacity check and a copy: a
-    /// byte at a time costs a uniqueness and capacity check per byte (about 150 instructions for
-    /// a 64-bit integer, against about 50), and the raw-bytes view takes Array's generic sequence
-    /// path.
+    /// Appends the bytes of `value` as it lies in memory (already in the byte order wanted),
+    /// stored at once into room made at the end: a byte at a time costs a uniqueness and
+    /// capacity check per byte (about 150 instructions for a 64-bit integer), and an append of
+    /// its bytes as a sequence about 75.
     @inlinable
     mutating func writeBytes(ofStored value: some FixedWidthInteger) {
-        withUnsafeBytes(of: value) { raw in
-            bytes.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
-        }
+        append(MemoryLayout.size(ofValue: value)) { room in room.storeBytes(of: value, as: type(of: value)) }
     }
 
     /// Overwrites four bytes at `offset` with a big-endian 32-bit integer.
