@@ -48,27 +48,30 @@ public struct Envelope: Sendable, Equatable {
     /// Appends the envelope's bytes.
     @inlinable
     public func write(to writer: inout ByteWriter) {
-        writer.writeByte(Self.version)
-        writer.writeByte(kind.rawValue)
-        writer.writeUInt64BE(correlationID)
         // The length prefix always matches the bytes that follow it, so a frame stays
         // parseable whatever the strings: an operation name past 65,535 bytes is cut there
         // (the receiver then rejects it as too long), and a traceparent past 255 bytes,
         // which no valid W3C traceparent is, is dropped.
         var name = operation
-        name.withUTF8 { utf8 in
-            let count = Swift.min(utf8.count, Int(UInt16.max))
-            writer.writeUInt16BE(UInt16(count))
-            writer.writeBytes(UnsafeBufferPointer(rebasing: utf8[..<count]))
-        }
-        writer.writeUInt64BE(deadlineMicroseconds)
-        if var trace = traceparent, trace.utf8.count <= Int(UInt8.max) {
-            trace.withUTF8 { utf8 in
-                writer.writeByte(UInt8(utf8.count))
-                writer.writeBytes(utf8)
+        var trace = traceparent ?? ""
+        name.withUTF8 { name in
+            trace.withUTF8 { trace in
+                let nameCount = Swift.min(name.count, Int(UInt16.max))
+                let traceCount = trace.count <= Int(UInt8.max) ? trace.count : 0
+                // All of it stored at once, in room made once: a field at a time, each append
+                // checked the array's uniqueness and capacity again.
+                writer.append(21 + nameCount + traceCount) { room in
+                    room.storeBytes(of: Self.version, as: UInt8.self)
+                    room.storeBytes(of: kind.rawValue, toByteOffset: 1, as: UInt8.self)
+                    room.storeBytes(of: correlationID.bigEndian, toByteOffset: 2, as: UInt64.self)
+                    room.storeBytes(of: UInt16(nameCount).bigEndian, toByteOffset: 10, as: UInt16.self)
+                    if let bytes = name.baseAddress { (room + 12).copyMemory(from: bytes, byteCount: nameCount) }
+                    let rest = room + 12 + nameCount
+                    rest.storeBytes(of: deadlineMicroseconds.bigEndian, as: UInt64.self)
+                    rest.storeBytes(of: UInt8(traceCount), toByteOffset: 8, as: UInt8.self)
+                    if let bytes = trace.baseAddress { (rest + 9).copyMemory(from: bytes, byteCount: traceCount) }
+                }
             }
-        } else {
-            writer.writeByte(0)
         }
     }
 
