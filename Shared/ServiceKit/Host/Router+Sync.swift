@@ -80,7 +80,17 @@ extension Router {
 
     /// What a route that answers at once throws, having answered nothing, when its request needs
     /// a handler that suspends: the connection then serves it in a task, through its ``Route``.
-    struct NotAtOnce: Error {}
+    ///
+    /// A signal between the route and its connection, never an answer: the connection catches
+    /// it and serves the request later. Coded like every framework error, should one ever be
+    /// logged.
+    struct NotAtOnce: CodedError {
+        /// What kind of problem it is: always `notAtOnce`.
+        var code: ErrorKind<NotAtOnce> { ErrorKind("notAtOnce") }
+
+        /// What it means.
+        var message: String { "the request needs a handler that suspends, so it is served in a task" }
+    }
 
     /// Serves `operation` at once where `atOnce` can answer without suspending (it returns the
     /// Output), and in a task, with `later`, where it returns nil: a lookup answered on the loop
