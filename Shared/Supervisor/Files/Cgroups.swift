@@ -168,16 +168,21 @@ final class Cgroups {
                     kill(pid, 0) != 0 && errno == ESRCH
                 else { continue }
                 let folder = "\(parent)/\(entry)"
-                var killed = 0
-                for _ in 0..<8 {
+                var killed: Set<Int32> = []
+                // A killed process leaves cgroup.procs only once it has exited, which on a busy
+                // host takes more than a few scheduling rounds; the folder cannot be removed until
+                // then. Waited for as `removeAll` waits, up to a second a folder, and only as long
+                // as something is left in it.
+                for _ in 0..<100 {
                     let pids = Self.processes(in: folder)
                     if pids.isEmpty { break }
-                    for pid in pids where kill(pid, SIGKILL) == 0 { killed += 1 }
-                    usleep(10_000) // a killed process leaves cgroup.procs once it has exited
+                    for pid in pids where kill(pid, SIGKILL) == 0 { killed.insert(pid) }
+                    usleep(10_000)
                 }
                 rmdir(folder)
-                if killed > 0 {
-                    notes.append("\(parts[2]): killed \(killed) process(es) left in \(folder) by supervisor pid \(pid)")
+                if !killed.isEmpty {
+                    notes.append(
+                        "\(parts[2]): killed \(killed.count) process(es) left in \(folder) by supervisor pid \(pid)")
                 }
             }
         }
