@@ -40,11 +40,14 @@ extension EngineProcessTests {
             let (kept, answers) = await Self.answersStatus(harness)
             #expect(kept, "status answered \(answers) times in 60 s while a service flooded")
             if kept { #expect(try await harness.status("quiet").state == .ready) }
+            // Stopped only once something of the flood is logged: twenty answers can come before
+            // the supervisor has read a line of it.
+            let log = harness.run.log(for: "flood")
+            _ = eventually(timeout: .seconds(30)) { (readFile(log) ?? "").contains("stdout ") }
             await harness.shutdown()
             // The flood rotates the log every few seconds: what it wrote last is in the current
             // file, or, when a rotation came last, in the one before it.
             LogArchive.waitForPending()
-            let log = harness.run.log(for: "flood")
             let current = readFile(log) ?? ""
             let rotated = [true, false].contains { access(LogArchive.name(log, 1, compressed: $0), F_OK) == 0 }
             #expect(
