@@ -118,6 +118,21 @@ struct FrameDecoderTests {
         #expect(decoder.bufferedByteCount == 0)
     }
 
+    @Test(arguments: [16 << 10, 64 << 10])
+    func decoder_givenALongFrameInChunks_keepsNoRoomForIt_afterOrWhileItArrives(chunk: Int) throws {
+        let payload = (0..<(FrameDecoder.gatherThreshold * 2 + 7)).map { UInt8(truncatingIfNeeded: $0) }
+        let stream = FrameEncoder.frame(payload)
+        var decoder = FrameDecoder()
+        var frames: [[UInt8]] = []
+        for start in stride(from: 0, to: stream.count, by: chunk) {
+            decoder.append(stream[start..<min(start + chunk, stream.count)])
+            #expect(decoder.bufferCapacity == 0, "the long frame went through the buffer for short frames")
+            while let frame = try decoder.nextFrame() { frames.append(frame) }
+        }
+        #expect(frames == [payload])
+        #expect(decoder.bufferCapacity == 0)
+    }
+
     @Test func decoder_gatheringALongFrame_countsItsHeaderAndBytesAsBuffered_andThenTheBytesAfterIt() throws {
         let payload = [UInt8](repeating: 5, count: FrameDecoder.gatherThreshold + 10)
         let stream = FrameEncoder.frame(payload) + FrameEncoder.frame([1, 2])

@@ -51,6 +51,9 @@ public struct FrameDecoder: Sendable {
         self.maxFrameSize = maxFrameSize
     }
 
+    /// The room the buffer for short frames holds, in bytes: what the decoder keeps between frames.
+    package var bufferCapacity: Int { buffer.count }
+
     /// Bytes received but not yet returned as a frame.
     public var bufferedByteCount: Int {
         writeIndex - readIndex + (gathered.isEmpty ? 0 : FrameEncoder.headerSize + gatheredCount)
@@ -68,6 +71,10 @@ public struct FrameDecoder: Sendable {
             didReceive(intoGatheringSpace: taken)
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             guard !rest.isEmpty else { return }
+        }
+        if readIndex == writeIndex, failure == nil, let length = longFrameLength(startingAt: rest) {
+            gather(length: length, from: UnsafeRawBufferPointer(rebasing: rest[FrameEncoder.headerSize...]))
+            return
         }
         if buffer.count - writeIndex < rest.count { makeRoom(for: rest.count) }
         let at = writeIndex
@@ -166,21 +173,53 @@ public struct FrameDecoder: Sendable {
         return frame
     }
 
+    /// The length of the long frame whose header starts `bytes`, when they hold its header and not
+    /// all of it, and the length is one the decoder accepts; nil otherwise.
+    private func longFrameLength(startingAt bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= FrameEncoder.headerSize else { return nil }
+        let length = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard length > Self.gatherThreshold, length <= maxFrameSize,
+            bytes.count - FrameEncoder.headerSize < length
+        else { return nil }
+        return length
+    }
+
     /// Moves the start of a long frame, the last thing buffered, into an array allocated for all of it.
+    private mutating func gather(length: Int) {
+        let start = readIndex + FrameEncoder.headerSize
+        let end = writeIndex
+        gathered = buffer.withUnsafeBytes {
+            Self.longFrame(length, from: UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+        }
+        gatheredCount = end - start
+        emptyBuffer()
+    }
+
+    /// Starts gathering a long frame of `length` bytes whose first bytes are `start`, in an array
+    /// allocated for all of it, and empties the buffer, which held nothing else.
+    ///
+    /// A long frame whose header opens a chunk appended while nothing else is buffered (every
+    /// frame read over TLS, whose plaintext comes a record at a time; a read that starts with
+    /// one) goes here at once, not through the buffer, which would otherwise grow to the read's
+    /// size and stay that size for the connection's life: it holds only what short frames need.
     ///
     /// The array is made at its full count without writing its bytes (zeroing them would touch
     /// every page of up to the frame limit before a byte arrives, and cost a pass as long as the
     /// copy a direct read saves). `UInt8` is a trivial type, so bytes not yet written hold no
     /// object that could be broken; they are written by the reads before anything reads them
     /// (``gathered``), and a frame that never completes is dropped unread.
-    private mutating func gather(length: Int) {
-        let start = buffer[(readIndex + FrameEncoder.headerSize)..<writeIndex]
-        gathered = [UInt8](unsafeUninitializedCapacity: length) { storage, count in
-            _ = storage.initialize(fromContentsOf: start)
-            count = length
-        }
+    private mutating func gather(length: Int, from start: UnsafeRawBufferPointer) {
+        gathered = Self.longFrame(length, from: start)
         gatheredCount = start.count
         emptyBuffer()
+    }
+
+    /// An array of `length` bytes that begins with `start`; the rest is written later (see above).
+    private static func longFrame(_ length: Int, from start: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: length) { storage, count in
+            UnsafeMutableRawBufferPointer(storage).copyMemory(from: start)
+            count = length
+        }
     }
 
     /// Empties the buffer once everything in it was taken: two indices reset, its memory kept
