@@ -17,6 +17,13 @@ extension Connection {
         return tls != nil || pendingTLS != nil
     }
 
+    /// The room this connection's TLS session keeps for ciphertext between frames, in bytes; nil
+    /// without TLS. Bounded whatever frames it moved (see `TLSSession`).
+    package var tlsBufferRoom: Int? {
+        loop.preconditionInEventLoop()
+        return tls?.bufferRoom
+    }
+
     /// Starts TLS from `context` on this open connection and calls `onSecured` once: nil when the
     /// handshake completed (and, for a client with `expectedPeer`, the server's certificate
     /// names it), else the error, after which the connection closes. `timeout` bounds the

@@ -6,7 +6,10 @@ import CSSL
 /// Loop-confined, owned by its ``Connection``.
 final class TLSSession {
     let ssl: OpaquePointer
-    private let incoming: OpaquePointer
+    /// The memory BIOs between the socket and the `SSL`. A memory BIO keeps the largest buffer it
+    /// ever held for its life, so neither is let grow past a bound (``longestKeptInput``,
+    /// ``sealSlice``): a connection that once moved a long frame keeps no more than one that never did.
+    private var incoming: OpaquePointer
     private let outgoing: OpaquePointer
     private(set) var isEstablished = false
     /// The peer's vertical name (`verticals://NAME` in its certificate), once established.
@@ -58,6 +61,19 @@ final class TLSSession {
         return false
     }
 
+    /// The most ciphertext the incoming BIO keeps room for between reads: one record's. A longer
+    /// read (up to the connection's read buffer) is opened, and then the emptied BIO is replaced.
+    static let longestKeptInput = (16 << 10) + 512
+
+    /// The most plaintext sealed by one `SSL_write`: one TLS record's. A longer frame is sealed a
+    /// record at a time, each record moved out of the outgoing BIO as it is made, so the BIO holds
+    /// one record, not a copy of the whole frame kept at that size for the connection's life.
+    static let sealSlice = 16 << 10
+
+    /// Records of a frame longer than ``sealSlice`` already moved out of the outgoing BIO, and
+    /// handed out by the next ``takeOutput()``.
+    private var sealed: [UInt8] = []
+
     /// Takes ciphertext from the socket; hands every byte of plaintext it yields to `plaintext`.
     /// Returns false when the peer ended TLS (close_notify).
     func receive(_ bytes: UnsafeRawBufferPointer, plaintext: (UnsafeRawBufferPointer) -> Void) throws(TLSError) -> Bool
@@ -67,6 +83,7 @@ final class TLSSession {
                 throw .openSSL("cannot buffer TLS input")
             }
         }
+        defer { if bytes.count > Self.longestKeptInput { replaceIncomingWhenEmpty() } }
         guard try handshake() else { return true }
         if plaintextBuffer.isEmpty { plaintextBuffer = [UInt8](repeating: 0, count: 16 << 10) }
         let ssl = ssl
@@ -87,20 +104,61 @@ final class TLSSession {
         }
     }
 
-    /// Encrypts `plaintext` into the output (a memory BIO takes everything at once).
+    /// Swaps the incoming BIO for a new one once OpenSSL took every byte of it (it keeps a
+    /// partial record in its own buffer): the old one freed, with the room a long read made.
+    private func replaceIncomingWhenEmpty() {
+        guard BIO_ctrl_pending(incoming) == 0, let fresh = BIO_new(BIO_s_mem()) else { return }
+        SSL_set0_rbio(ssl, fresh) // frees the old one
+        incoming = fresh
+    }
+
+    /// Encrypts `plaintext` into the output, a record at a time (``sealSlice``).
     func seal(_ plaintext: UnsafeRawBufferPointer) throws(TLSError) {
-        guard !plaintext.isEmpty else { return }
-        let written = SSL_write(ssl, plaintext.baseAddress, Int32(plaintext.count))
-        guard written == Int32(plaintext.count) else { throw .openSSL("TLS write failed") }
+        guard let base = plaintext.baseAddress else { return }
+        var start = 0
+        while start < plaintext.count {
+            let count = min(Self.sealSlice, plaintext.count - start)
+            guard SSL_write(ssl, base + start, Int32(count)) == Int32(count) else {
+                throw .openSSL("TLS write failed")
+            }
+            start += count
+            guard start < plaintext.count else { break }
+            if sealed.isEmpty {
+                // The records' overhead is well under 64 bytes each (header, tag, padding byte).
+                let records = (plaintext.count - start) / Self.sealSlice + 1
+                sealed.reserveCapacity(Int(BIO_ctrl_pending(outgoing)) + plaintext.count - start + records * 64)
+            }
+            moveOutput(into: &sealed)
+        }
     }
 
     /// The bytes OpenSSL produced for the peer since the last call (empty when none).
     func takeOutput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        swap(&bytes, &sealed)
+        moveOutput(into: &bytes)
+        return bytes
+    }
+
+    /// Appends what the outgoing BIO holds to `bytes`, and empties it.
+    private func moveOutput(into bytes: inout [UInt8]) {
         let pending = Int(BIO_ctrl_pending(outgoing))
-        guard pending > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: pending)
-        let read = bytes.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32(pending)) }
-        return read > 0 ? Array(bytes.prefix(Int(read))) : []
+        guard pending > 0 else { return }
+        let outgoing = outgoing
+        bytes.append(addingCapacity: pending) { span in
+            span.withUnsafeMutableBufferPointer { room, initialized in
+                initialized = Int(max(0, BIO_read(outgoing, room.baseAddress, Int32(pending))))
+            }
+        }
+    }
+
+    /// The room the two memory BIOs hold, in bytes: what the session keeps between frames.
+    var bufferRoom: Int {
+        [incoming, outgoing].reduce(0) { total, bio in
+            var memory: UnsafeMutablePointer<BUF_MEM>?
+            BIO_ctrl(bio, BIO_C_GET_BUF_MEM_PTR, 0, &memory)
+            return total + (memory?.pointee.max ?? 0)
+        }
     }
 
     private static func name(of ssl: OpaquePointer) -> String? {

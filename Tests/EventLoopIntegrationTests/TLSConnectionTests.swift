@@ -110,6 +110,26 @@ struct TLSConnectionTests {
         #expect(seen.errors.withLock { $0 }.isEmpty)
     }
 
+    /// Long frames sealed and opened a record at a time: they come back whole, and neither side
+    /// keeps room for them afterwards (a memory BIO never gives back what it grew to).
+    @Test func longFramesOverTLS_echoWhole_andLeaveNoRoomForThemInTheSessions() async throws {
+        defer { loop.shutdown() }
+        let seen = Seen()
+        let (listener, endpoint) = try await startServer("echo", seen: seen)
+        let connection = try await connect(endpoint, as: try ca.issue("orders"), expecting: "echo").get()
+        let payloads = [1 << 20, 16 << 10, (16 << 10) + 1, 200_000, 3].enumerated().map { index, count in
+            (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+        }
+        #expect(await echo(connection, payloads) == payloads)
+        let room = try await loop.submit { connection.value.tlsBufferRoom }
+        #expect((room ?? .max) < 96 << 10, "the client's TLS session kept \(room ?? -1) bytes of room")
+        try await loop.submit {
+            connection.value.close()
+            listener.value.close()
+        }
+        #expect(seen.errors.withLock { $0 }.isEmpty)
+    }
+
     /// A long frame read over TLS (decrypted into the decoder, not read into its own array) has
     /// the server's loop hand back what it frees once long frames stop, as on a plain stream. The
     /// server answers with the length alone, so only its read is long, and the client is on a
