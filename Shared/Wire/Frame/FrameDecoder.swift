@@ -72,10 +72,9 @@ public struct FrameDecoder: Sendable {
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             guard !rest.isEmpty else { return }
         }
-        if readIndex == writeIndex, failure == nil, let length = longFrameLength(startingAt: rest) {
-            gather(length: length, from: UnsafeRawBufferPointer(rebasing: rest[FrameEncoder.headerSize...]))
-            return
-        }
+        // A length's first two bytes are zero for every frame of 64 KiB or less: one test
+        // before anything else keeps this off a short frame's path.
+        if rest.count >= FrameEncoder.headerSize, rest[0] | rest[1] != 0, gatherIfALongFrameOpens(rest) { return }
         if buffer.count - writeIndex < rest.count { makeRoom(for: rest.count) }
         let at = writeIndex
         // Writes in place while the buffer is this decoder's alone; a reader still kept makes
@@ -173,15 +172,17 @@ public struct FrameDecoder: Sendable {
         return frame
     }
 
-    /// The length of the long frame whose header starts `bytes`, when they hold its header and not
-    /// all of it, and the length is one the decoder accepts; nil otherwise.
-    private func longFrameLength(startingAt bytes: UnsafeRawBufferPointer) -> Int? {
-        guard bytes.count >= FrameEncoder.headerSize else { return nil }
+    /// Starts gathering the long frame whose header opens `bytes` (see ``gather(length:from:)``)
+    /// when nothing else is buffered, they hold its header and not all of it, and its length is one
+    /// the decoder accepts; whether it did. Any other case is left to the buffer.
+    @inline(never)
+    private mutating func gatherIfALongFrameOpens(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard readIndex == writeIndex, failure == nil, bytes.count >= FrameEncoder.headerSize else { return false }
         let length = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-        guard length > Self.gatherThreshold, length <= maxFrameSize,
-            bytes.count - FrameEncoder.headerSize < length
-        else { return nil }
-        return length
+        guard length > Self.gatherThreshold, length <= maxFrameSize, bytes.count - FrameEncoder.headerSize < length
+        else { return false }
+        gather(length: length, from: UnsafeRawBufferPointer(rebasing: bytes[FrameEncoder.headerSize...]))
+        return true
     }
 
     /// Moves the start of a long frame, the last thing buffered, into an array allocated for all of it.
