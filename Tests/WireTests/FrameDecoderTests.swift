@@ -133,6 +133,21 @@ struct FrameDecoderTests {
         #expect(decoder.bufferCapacity == 0)
     }
 
+    @Test func decoder_givenTheEndOfALongFrameAndTheStartOfAnother_inOneChunk_yieldsBothInOrder() throws {
+        let first = [UInt8](repeating: 1, count: FrameDecoder.gatherThreshold + 10)
+        let second = [UInt8](repeating: 2, count: FrameDecoder.gatherThreshold + 20)
+        let stream = FrameEncoder.frame(first) + FrameEncoder.frame(second)
+        var decoder = FrameDecoder()
+        decoder.append(stream[..<1000])
+        // The rest of the first frame and the first bytes of the second, appended before the
+        // first is taken (as a TLS read of two records does).
+        decoder.append(stream[1000..<(first.count + 4 + 1000)])
+        decoder.append(stream[(first.count + 4 + 1000)...])
+        #expect(try decoder.nextFrame() == first)
+        #expect(try decoder.nextFrame() == second)
+        #expect(try decoder.nextFrame() == nil)
+    }
+
     @Test func decoder_gatheringALongFrame_countsItsHeaderAndBytesAsBuffered_andThenTheBytesAfterIt() throws {
         let payload = [UInt8](repeating: 5, count: FrameDecoder.gatherThreshold + 10)
         let stream = FrameEncoder.frame(payload) + FrameEncoder.frame([1, 2])

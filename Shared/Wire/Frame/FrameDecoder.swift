@@ -173,11 +173,14 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Starts gathering the long frame whose header opens `bytes` (see ``gather(length:from:)``)
-    /// when nothing else is buffered, they hold its header and not all of it, and its length is one
+    /// when nothing else is buffered or gathered, they hold its header and not all of it, and its length is one
     /// the decoder accepts; whether it did. Any other case is left to the buffer.
     @inline(never)
     private mutating func gatherIfALongFrameOpens(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard readIndex == writeIndex, failure == nil, bytes.count >= FrameEncoder.headerSize else { return false }
+        // Not while a gathered frame waits to be taken: it comes first, and the buffer keeps what follows it.
+        guard gathered.isEmpty, readIndex == writeIndex, failure == nil, bytes.count >= FrameEncoder.headerSize else {
+            return false
+        }
         let length = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         guard length > Self.gatherThreshold, length <= maxFrameSize, bytes.count - FrameEncoder.headerSize < length
         else { return false }
