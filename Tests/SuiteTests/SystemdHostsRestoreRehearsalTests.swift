@@ -299,15 +299,19 @@ struct SystemdHostsRestoreRehearsalTests {
         try host.inside("a", ["journalctl", "--no-pager", "-o", "cat", "-u", unit]).standardOutput
     }
 
-    /// Waits until `unit`'s journal holds each of `words` (journald may take its lines after
-    /// the unit's state changed); whether it did, and the journal as last read.
+    /// Waits until `unit`'s journal holds each of `words`; whether it did, and the unit's journal
+    /// as last read. journald may take a unit's lines after its state changed, and may not tie
+    /// the last lines of a process that exited at once to its unit, so the boot's whole journal
+    /// is read as well: the words a test waits for name the program and the path they are about.
     static func journal(
         of unit: String, saying words: [String], on host: SystemdHosts
     ) async -> (all: Bool, journal: String) {
         var journal = ""
-        let all = await eventuallyAsync(timeout: .seconds(20), every: .milliseconds(200)) {
+        let all = await eventuallyAsync(timeout: .seconds(60), every: .milliseconds(200)) {
             journal = try Self.journal(of: unit, on: host)
-            return words.allSatisfy { journal.contains($0) }
+            if words.allSatisfy({ journal.contains($0) }) { return true }
+            let boot = try host.inside("a", ["journalctl", "--no-pager", "-o", "cat", "-b"]).standardOutput
+            return words.allSatisfy { boot.contains($0) }
         }
         return (all, journal)
     }
