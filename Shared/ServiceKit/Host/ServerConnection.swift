@@ -89,6 +89,10 @@ final class ServerConnection: @unchecked Sendable {
     /// Bumped as ``serveInline(_:)``'s task starts inline in the read callback and again once it
     /// returns there, so a task that suspended and resumed later sees it is no longer inline.
     private var inlineBatch: UInt64 = 0
+    /// The request ``serveInline(_:)`` hands its task: left here rather than captured, so that the
+    /// task's closure captures the connection alone: each capture more is a retain and a release
+    /// more for every request.
+    private var inlineFirst: Prepared?
     /// The ``InFlight/serial`` of the last request admitted.
     private var serials: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
@@ -377,11 +381,13 @@ final class ServerConnection: @unchecked Sendable {
     /// served the same way.
     private func serveInline(_ first: Prepared) {
         inlineBatch &+= 1
-        let batch = inlineBatch
         running.start(first.id, first.entry)
-        // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
+        inlineFirst = first
+        // Runs on this (the loop) thread up to its first suspension, and on the loop after it: so
+        // it takes `inlineFirst` and reads `inlineBatch` before anything else can change them.
         let task = Task.immediate(executorPreference: self.loop) { [self] in
-            var next: Prepared? = first
+            let batch = inlineBatch
+            var next = inlineFirst.take()
             while let request = next {
                 // The handler's scope written out here, not in a function, and its task-local
                 // binding around the route alone (a closure that small is inlined): entering or
@@ -403,6 +409,7 @@ final class ServerConnection: @unchecked Sendable {
                 next = nextBufferedRequest()
             }
         }
+        assert(inlineFirst == nil, "the inline task starts at once, on this thread, and takes its request")
         inlineBatch &+= 1
         // Still running: the handler suspended, so a cancel or deadline may need its task.
         if let suspendedID = running.id, var entry = running.take() {
