@@ -60,12 +60,13 @@ struct SystemdHostsRestoreRehearsalTests {
                     Set(state.split(separator: "\n")) == ["ConditionResult=yes", "Result=success", "ExecMainStatus=0"],
                     "\(unit): \(state)")
                 let store = "/var/lib/verticals/\(name)/\(name).sqlite"
-                let journal = try Self.journal(of: unit, on: host)
-                #expect(
-                    journal.contains(
+                let placed = await Self.journal(
+                    of: unit,
+                    saying: [
                         "svc-\(name) --place-replica-copy: placed the copy restored from its replica as \(store), checked"
-                    ),
-                    "\(unit): \(journal.split(separator: "\n").suffix(6).joined(separator: "\n"))")
+                    ], on: host)
+                #expect(
+                    placed.all, "\(unit): \(placed.journal.split(separator: "\n").suffix(6).joined(separator: "\n"))")
                 let owner = try host.inside("a", ["stat", "-c", "%U %a %F", store]).standardOutput
                 #expect(owner == "verticals-\(name) 600 regular file\n", "\(store): \(owner)")
                 let copies = try host.inside("a", ["sh", "-c", "ls /var/lib/verticals/\(name)/ | grep from-replica"])
